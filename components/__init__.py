@@ -1,0 +1,7 @@
+"""Components: plain dataclasses holding data and validation only."""
+
+from components.collider import Collider, ColliderType
+from components.physics import Physics
+from components.transform import Transform
+
+__all__ = ["Collider", "ColliderType", "Physics", "Transform"]

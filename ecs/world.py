@@ -1,0 +1,139 @@
+"""World: one isolated esper world with the collision pipeline installed."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Protocol, TypeVar
+
+import esper
+from pygame import Vector2
+
+from components._checks import finite_vector
+from systems.collision import CollisionSystem
+from systems.contact import Contact
+from systems.movement import MovementSystem
+from systems.response import ResponseSystem
+
+__all__ = ["World", "System", "MOVEMENT_PRIORITY", "COLLISION_PRIORITY", "RESPONSE_PRIORITY"]
+
+C = TypeVar("C")
+
+#: Priorities of the built-in systems (esper runs higher priorities first).
+#: A system added with a priority above 300 runs before Movement, between
+#: two of these between them, and at 0 or below after Response.
+MOVEMENT_PRIORITY = 300
+COLLISION_PRIORITY = 200
+RESPONSE_PRIORITY = 100
+
+_world_ids = itertools.count(1)
+
+
+class System(Protocol):
+    """Anything with a ``process(dt)`` method can be added to a World."""
+
+    def process(self, dt: float) -> None: ...
+
+
+class World:
+    """An isolated esper world with Movement, Collision and Response installed.
+
+    esper 3 keeps its worlds as module-level contexts; every method here
+    switches to this world's own context first, so two Worlds never see each
+    other's entities. Method names follow esper's. ``gravity`` is in px/s².
+    """
+
+    def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0)) -> None:
+        self.name = f"ecs.World-{next(_world_ids)}"
+        gravity = finite_vector("gravity", gravity)
+        self.movement = MovementSystem(gravity)
+        self.collision = CollisionSystem()
+        self.response = ResponseSystem(self.collision)
+        self.add_system(self.movement, MOVEMENT_PRIORITY)
+        self.add_system(self.collision, COLLISION_PRIORITY)
+        self.add_system(self.response, RESPONSE_PRIORITY)
+
+    def _enter(self) -> None:
+        if esper.current_world != self.name:
+            esper.switch_world(self.name)
+
+    @property
+    def gravity(self) -> Vector2:
+        """Gravity in px/s² applied by Movement (a copy; assign to change it)."""
+        return Vector2(self.movement.gravity)
+
+    @gravity.setter
+    def gravity(self, value: tuple[float, float] | Vector2) -> None:
+        self.movement.gravity = finite_vector("gravity", value)
+
+    @property
+    def contacts(self) -> list[Contact]:
+        """Contacts resolved in the current (or, between steps, the last) step."""
+        return self.response.contacts
+
+    def add_system(self, system: System, priority: int = 0) -> None:
+        """Plug in a system; higher priority runs first (see the constants)."""
+        self._enter()
+        esper.add_processor(system, priority)  # type: ignore[arg-type]
+
+    def remove_system(self, system_type: type) -> None:
+        """Remove the system of that class."""
+        self._enter()
+        esper.remove_processor(system_type)
+
+    def step(self, dt: float) -> None:
+        """Run every system once with ``dt`` seconds (finite, >= 0)."""
+        if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt >= 0):
+            raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
+        self._enter()
+        esper.process(dt)
+
+    def create_entity(self, *components: Any) -> int:
+        """Create an entity with the given components and return its id."""
+        self._enter()
+        return esper.create_entity(*components)
+
+    def delete_entity(self, entity: int, immediate: bool = False) -> None:
+        """Delete an entity (at the start of the next step unless immediate)."""
+        self._enter()
+        esper.delete_entity(entity, immediate)
+
+    def entity_exists(self, entity: int) -> bool:
+        """Whether the entity exists and is not waiting to be deleted."""
+        self._enter()
+        return esper.entity_exists(entity)
+
+    def add_component(self, entity: int, component: Any) -> None:
+        """Add (or replace) a component of an entity."""
+        self._enter()
+        esper.add_component(entity, component)
+
+    def remove_component(self, entity: int, component_type: type[C]) -> C:
+        """Remove and return an entity's component of that type."""
+        self._enter()
+        return esper.remove_component(entity, component_type)
+
+    def component_for_entity(self, entity: int, component_type: type[C]) -> C:
+        """An entity's component of that type (KeyError if missing)."""
+        self._enter()
+        return esper.component_for_entity(entity, component_type)
+
+    def try_component(self, entity: int, component_type: type[C]) -> C | None:
+        """An entity's component of that type, or None."""
+        self._enter()
+        return esper.try_component(entity, component_type)
+
+    def has_component(self, entity: int, component_type: type) -> bool:
+        """Whether the entity has a component of that type."""
+        self._enter()
+        return esper.has_component(entity, component_type)
+
+    def get_component(self, component_type: type[C]) -> list[tuple[int, C]]:
+        """Every (entity, component) pair of that type."""
+        self._enter()
+        return esper.get_component(component_type)
+
+    def get_components(self, *component_types: type) -> list[tuple[int, tuple[Any, ...]]]:
+        """Every (entity, (components...)) holding all those types."""
+        self._enter()
+        return esper.get_components(*component_types)

@@ -1,0 +1,18 @@
+"""Systems: esper processors that run the collision pipeline, plus its geometry."""
+
+from systems.broadphase import SpatialGrid
+from systems.collision import Body, CollisionSystem
+from systems.contact import Contact
+from systems.impulse import exchange_momentum
+from systems.movement import MovementSystem
+from systems.response import ResponseSystem
+
+__all__ = [
+    "Body",
+    "CollisionSystem",
+    "Contact",
+    "MovementSystem",
+    "ResponseSystem",
+    "SpatialGrid",
+    "exchange_momentum",
+]
