@@ -2,6 +2,7 @@
 
 from components.collider import Collider, ColliderType
 from components.physics import Physics
+from components.sprite import Sprite
 from components.transform import Transform
 
-__all__ = ["Collider", "ColliderType", "Physics", "Transform"]
+__all__ = ["Collider", "ColliderType", "Physics", "Sprite", "Transform"]

@@ -1,5 +1,8 @@
 """ecs: the World that ties esper, the components and the systems together."""
 
+from ecs.game import DrawSystem, Game
+from ecs.input import Input
+from ecs.timestep import FixedTimestep
 from ecs.world import (
     COLLISION_PRIORITY,
     MOVEMENT_PRIORITY,
@@ -12,6 +15,10 @@ from systems.contact import Contact
 __all__ = [
     "COLLISION_PRIORITY",
     "Contact",
+    "DrawSystem",
+    "FixedTimestep",
+    "Game",
+    "Input",
     "MOVEMENT_PRIORITY",
     "RESPONSE_PRIORITY",
     "System",

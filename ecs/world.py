@@ -45,6 +45,7 @@ class World:
 
     def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0)) -> None:
         self.name = f"ecs.World-{next(_world_ids)}"
+        self.resources: dict[type, Any] = {}
         gravity = finite_vector("gravity", gravity)
         self.movement = MovementSystem(gravity)
         self.collision = CollisionSystem()
@@ -52,6 +53,14 @@ class World:
         self.add_system(self.movement, MOVEMENT_PRIORITY)
         self.add_system(self.collision, COLLISION_PRIORITY)
         self.add_system(self.response, RESPONSE_PRIORITY)
+
+    def insert_resource(self, resource: Any) -> None:
+        """Store a world-wide singleton (Bevy's resources), keyed by its type."""
+        self.resources[type(resource)] = resource
+
+    def resource(self, resource_type: type[C]) -> C:
+        """The resource of that type (KeyError if none was inserted)."""
+        return self.resources[resource_type]  # type: ignore[return-value]
 
     def _enter(self) -> None:
         if esper.current_world != self.name:

@@ -5,6 +5,7 @@ from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
+from systems.render import RenderSystem
 from systems.response import ResponseSystem
 
 __all__ = [
@@ -12,6 +13,7 @@ __all__ = [
     "CollisionSystem",
     "Contact",
     "MovementSystem",
+    "RenderSystem",
     "ResponseSystem",
     "SpatialGrid",
     "exchange_momentum",

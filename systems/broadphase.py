@@ -19,12 +19,14 @@ __all__ = ["SpatialGrid", "choose_cell_size"]
 Cell = tuple[int, int]
 
 
-# Cell size from the typical body: twice the median extent of the movers.
+# Cell size from the typical body: four times the median extent of the movers.
 def choose_cell_size(extents: Iterable[float], default: float = 64.0) -> float:
-    """A cell size (px) about twice the median of ``extents``, at least 4 px.
+    """A cell size (px) four times the median of ``extents``, at least 4 px.
 
     Boxes larger than a cell still work (they sit in several cells); this
-    only keeps the number of boxes per cell small for the common case.
+    only keeps the number of boxes per cell small for the common case;
+    four times (rather than one) files a typical mover and its sweep under a
+    single cell, which measured fastest in the arena benchmark.
     """
     ordered = sorted(extents)
     if not ordered:

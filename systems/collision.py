@@ -18,26 +18,32 @@ __all__ = ["Body", "CollisionSystem"]
 class Body:
     """One collider as the collision pipeline sees it during a step.
 
-    ``before`` and ``box`` are its boxes at the start of the step and now
-    (px; call ``sync`` after moving the transform); ``bounds`` is the box it
-    was filed under in the broad phase. ``moved`` tells whether Movement (or
-    a user system) changed the position this step. ``inverse_mass`` is
-    1/mass, 0 for STATIC colliders and for SOLIDs without Physics (they have
-    no velocity for a collision to change). ``neighbours`` are the entities
-    the broad phase paired it with.
+    ``box`` is its box now (px; call ``sync`` after moving the transform) and
+    ``before`` its box at the start of the step. ``moved`` tells whether
+    Movement (or a user system) changed the position this step.
+    ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
+    Physics (they have no velocity for a collision to change). ``neighbours``
+    are the entities the broad phase paired it with.
     """
 
     entity: int
     transform: Transform
     collider: Collider
     physics: Physics | None
-    static: bool
-    inverse_mass: float
-    moved: bool
-    before: Box
-    box: Box
-    bounds: Box
+    static: bool = False
+    inverse_mass: float = 0.0
+    moved: bool = False
+    box: Box = (0.0, 0.0, 0.0, 0.0)
     neighbours: list[int] = field(default_factory=list)
+    _before: Box | None = None
+
+    @property
+    def before(self) -> Box:
+        """The box at the start of the step (computed when first asked)."""
+        if self._before is None:
+            start, offset, size = self.transform.previous_position, self.collider.offset, self.box
+            self._before = (start.x + offset.x, start.y + offset.y, size[2], size[3])
+        return self._before
 
     def sync(self) -> None:
         """Recompute ``box`` from the transform after the position changed."""
@@ -54,7 +60,8 @@ class CollisionSystem(esper.Processor):
     linearly with the number of entities. STATIC–STATIC pairs are skipped.
     ``cell_size`` (px) is chosen each step from the typical moving collider
     when left as None. Results are read by the ResponseSystem: ``bodies``
-    (entity -> Body, in entity order), ``pairs`` (a < b) and ``grid``.
+    (entity -> Body, in entity order), ``pairs`` (a < b) and ``grid`` (whose
+    ``boxes`` hold each body's swept bounds).
     """
 
     def __init__(self, cell_size: float | None = None) -> None:
@@ -65,49 +72,51 @@ class CollisionSystem(esper.Processor):
 
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step."""
-        self.bodies = bodies = gather_bodies(self.bodies)
+        rows = sorted(esper.get_components(Transform, Collider), key=itemgetter(0))
         size = self.cell_size or choose_cell_size(
-            max(b.box[2], b.box[3]) for b in bodies.values() if not b.static
+            max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
         )
         self.grid = grid = SpatialGrid(size)
-        for entity, body in bodies.items():
-            grid.insert(entity, body.bounds)
+        self.bodies = bodies = gather_bodies(rows, self.bodies, grid)
         self.pairs = grid.pairs(lambda a, b: bodies[a].static and bodies[b].static)
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
 
 
-def gather_bodies(previous: dict[int, Body] | None = None) -> dict[int, Body]:
-    """Every entity with Transform and Collider as a Body, by entity id.
+def gather_bodies(
+    rows: list[tuple[int, tuple[Transform, Collider]]],
+    previous: dict[int, Body],
+    grid: SpatialGrid,
+) -> dict[int, Body]:
+    """Each (entity, (Transform, Collider)) row as a Body, filed in ``grid``
+    under its swept bounds.
 
     Bodies from ``previous`` (the last step's) are reused when the entity
-    still has the same components, which saves an allocation per collider.
+    still has the same components: fewer allocations per step keep Python's
+    garbage collector, whose work grows with the heap, out of the way.
     """
-    previous = previous or {}
     physics_of = dict(esper.get_component(Physics))
     bodies: dict[int, Body] = {}
-    rows = sorted(esper.get_components(Transform, Collider), key=itemgetter(0))
     for entity, (transform, collider) in rows:
         physics = physics_of.get(entity)
-        start, now, offset = transform.previous_position, transform.position, collider.offset
-        w, h = collider.size
-        before = (start.x + offset.x, start.y + offset.y, w, h)
-        box = (now.x + offset.x, now.y + offset.y, w, h)
-        # Swept bounds: the union of the box at the start and at the end.
-        left = before[0] if before[0] < box[0] else box[0]
-        top = before[1] if before[1] < box[1] else box[1]
-        bounds = (left, top, w + abs(box[0] - before[0]), h + abs(box[1] - before[1]))
         body = previous.get(entity)
         if (body is None or body.transform is not transform
                 or body.collider is not collider or body.physics is not physics):
-            body = Body(entity, transform, collider, physics, False, 0.0, False, before, box, bounds)
+            body = Body(entity, transform, collider, physics)
         else:
-            body.before, body.box, body.bounds = before, box, bounds
             body.neighbours.clear()
+            body._before = None
         # Type and mass may be changed in place between steps: read them anew.
         body.static = static = collider.type is ColliderType.STATIC
         body.inverse_mass = 0.0 if static or physics is None else 1.0 / physics.mass
+        start, now, offset = transform.previous_position, transform.position, collider.offset
+        w, h = collider.size
+        x, y = now.x + offset.x, now.y + offset.y
+        body.box = (x, y, w, h)
         body.moved = now != start
+        # Swept bounds: the union of the box at the start and at the end.
+        dx, dy = start.x - now.x, start.y - now.y
+        grid.insert(entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)))
         bodies[entity] = body
     return bodies

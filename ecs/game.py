@@ -1,0 +1,115 @@
+"""Game: a World, a pygame window and a fixed-timestep loop."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+import pygame
+
+from ecs.input import Input
+from ecs.timestep import FixedTimestep
+from ecs.world import World
+from systems.render import RenderSystem
+
+__all__ = ["Game", "DrawSystem"]
+
+
+class DrawSystem(Protocol):
+    """Anything with ``draw(surface, alpha)``; runs once per frame."""
+
+    def draw(self, surface: pygame.Surface, alpha: float) -> None: ...
+
+
+class Game:
+    """Owns a World and a window, and runs physics at a fixed timestep.
+
+    Each frame: pygame's events feed ``input`` (Esc or closing the window
+    quits), the frame's real time buys whole physics steps of ``step``
+    seconds (at most ``max_steps_per_frame``, so a slow frame never
+    spirals), then the draw systems run once with the interpolation factor.
+    ``headless`` uses SDL's dummy video driver and advances exactly one step
+    per frame, so runs are reproducible (tests, servers, screenshots).
+    ``clock`` (seconds, monotonic) can be replaced, e.g. by a fake in tests.
+    """
+
+    def __init__(
+        self,
+        world: World | None = None,
+        *,
+        size: tuple[int, int] = (800, 600),
+        title: str = "ecs",
+        step: float = 1.0 / 60.0,
+        max_steps_per_frame: int = 5,
+        background: tuple[int, int, int] = (22, 24, 30),
+        headless: bool = False,
+        fps: int = 60,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        if headless:
+            os.environ["SDL_VIDEODRIVER"] = "dummy"
+        pygame.display.init()
+        pygame.font.init()
+        self.headless = headless
+        self.screen = pygame.display.set_mode(size)
+        pygame.display.set_caption(title)
+        self.world = world if world is not None else World()
+        self.timestep = FixedTimestep(step, max_steps_per_frame)
+        self.background = background
+        self.fps = fps
+        self.clock = clock or time.perf_counter
+        self.input = Input()
+        self.world.insert_resource(self.input)
+        self.renderer = RenderSystem(self.world)
+        self.draw_systems: list[tuple[int, DrawSystem]] = []
+        self.add_draw_system(self.renderer, priority=100)
+        self.running = False
+        self.frames = 0
+        self.steps = 0
+        self._last = None
+
+    def add_draw_system(self, system: DrawSystem, priority: int = 0) -> None:
+        """Run ``system.draw(surface, alpha)`` every frame; higher priority first
+        (the sprite renderer has 100, so overlays go below it)."""
+        self.draw_systems.append((priority, system))
+        self.draw_systems.sort(key=lambda item: -item[0])
+
+    def frame(self, elapsed: float) -> int:
+        """Run one frame worth ``elapsed`` seconds; return physics steps run."""
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                self.running = False
+            self.input.handle(event)
+        steps = self.timestep.advance(elapsed)
+        for _ in range(steps):
+            self.world.step(self.timestep.step)
+            self.input.just_pressed.clear()
+        self.steps += steps
+        self.screen.fill(self.background)
+        for _, system in self.draw_systems:
+            system.draw(self.screen, self.timestep.alpha)
+        pygame.display.flip()
+        self.frames += 1
+        return steps
+
+    def run(self, frames: int | None = None, screenshot: str | None = None) -> None:
+        """Loop until quit, or for ``frames`` frames; then save ``screenshot`` (PNG)."""
+        self.running = True
+        ticker = pygame.time.Clock()
+        self._last = self.clock()
+        while self.running and (frames is None or self.frames < frames):
+            if self.headless:
+                elapsed = self.timestep.step
+            else:
+                ticker.tick(self.fps)
+                now = self.clock()
+                elapsed, self._last = now - self._last, now
+            self.frame(elapsed)
+        if screenshot:
+            folder = os.path.dirname(screenshot)
+            if folder:
+                os.makedirs(folder, exist_ok=True)
+            pygame.image.save(self.screen, screenshot)
+        self.running = False

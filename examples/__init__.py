@@ -1,0 +1,3 @@
+"""Example scenes. ``python -m examples`` lists them; run one with
+``python -m examples.<name>`` (add ``--headless --frames N --screenshot PATH``
+where there is no screen)."""

@@ -1,0 +1,36 @@
+"""Small scene builders shared by the tests."""
+
+from __future__ import annotations
+
+from components import Collider, ColliderType, Physics, Transform
+from ecs import World
+
+DT = 1.0 / 60.0
+
+
+def box(world: World, x: float, y: float, w: float = 10.0, h: float | None = None, **physics) -> int:
+    """A SOLID box with Physics at (x, y)."""
+    return world.create_entity(
+        Transform((x, y)), Collider((w, w if h is None else h)), Physics(**physics)
+    )
+
+
+def wall(world: World, x: float, y: float, w: float, h: float, **physics) -> int:
+    """A STATIC box; with keyword arguments it also gets a Physics surface."""
+    components: list = [Transform((x, y)), Collider((w, h), type=ColliderType.STATIC)]
+    if physics:
+        components.append(Physics(**physics))
+    return world.create_entity(*components)
+
+
+def position(world: World, entity: int):
+    return world.component_for_entity(entity, Transform).position
+
+
+def velocity(world: World, entity: int):
+    return world.component_for_entity(entity, Physics).velocity
+
+
+def run(world: World, steps: int, dt: float = DT) -> None:
+    for _ in range(steps):
+        world.step(dt)

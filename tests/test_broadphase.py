@@ -1,0 +1,51 @@
+"""The grid broad phase finds exactly the overlapping pairs, each once."""
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from systems.broadphase import SpatialGrid, choose_cell_size
+
+boxes = st.lists(
+    st.tuples(
+        st.floats(-200, 200), st.floats(-200, 200), st.floats(0, 60), st.floats(0, 60)
+    ),
+    max_size=40,
+)
+
+
+def _touch(a, b):
+    return a[0] <= b[0] + b[2] and b[0] <= a[0] + a[2] and a[1] <= b[1] + b[3] and b[1] <= a[1] + a[3]
+
+
+@given(boxes, st.sampled_from([3.0, 16.0, 100.0]))
+def test_pairs_match_brute_force(items, cell):
+    grid = SpatialGrid(cell)
+    for entity, b in enumerate(items, start=1):
+        grid.insert(entity, b)
+    found = grid.pairs()
+    expected = [
+        (i + 1, j + 1)
+        for i, j in itertools.combinations(range(len(items)), 2)
+        if _touch(items[i], items[j])
+    ]
+    assert sorted(found) == expected
+    assert len(found) == len(set(found))
+
+
+@given(boxes, st.tuples(st.floats(-200, 200), st.floats(-200, 200), st.floats(0, 60), st.floats(0, 60)))
+def test_query_matches_brute_force(items, probe):
+    grid = SpatialGrid(20.0)
+    for entity, b in enumerate(items, start=1):
+        grid.insert(entity, b)
+    assert grid.query(probe) == [i + 1 for i, b in enumerate(items) if _touch(b, probe)]
+
+
+def test_skip_filters_pairs_and_cell_size_follows_median():
+    grid = SpatialGrid(10.0)
+    grid.insert(1, (0, 0, 5, 5))
+    grid.insert(2, (1, 1, 5, 5))
+    assert grid.pairs(lambda a, b: True) == []
+    assert choose_cell_size([8, 8, 100]) == 4 * 8
+    assert choose_cell_size([]) == 64.0

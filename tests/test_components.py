@@ -1,0 +1,60 @@
+"""Components hold validated data: bad input raises ValueError naming the field."""
+
+import math
+
+import pytest
+from pygame import Vector2
+
+from components import Collider, ColliderType, Physics, Transform
+
+
+def test_transform_converts_to_vector_and_starts_with_previous_equal():
+    t = Transform((3, 4))
+    assert isinstance(t.position, Vector2) and t.position == Vector2(3, 4)
+    assert t.previous_position == t.position
+    assert t.previous_position is not t.position
+
+
+def test_collider_defaults():
+    c = Collider((8, 6))
+    assert c.size == Vector2(8, 6) and c.offset == Vector2(0, 0)
+    assert c.type is ColliderType.SOLID
+
+
+def test_physics_defaults():
+    p = Physics()
+    assert p.velocity == Vector2(0, 0)
+    assert (p.mass, p.elasticity, p.friction, p.gravity_scale, p.max_speed) == (1.0, 0.0, 0.0, 1.0, None)
+
+
+@pytest.mark.parametrize(
+    "make, field",
+    [
+        (lambda: Transform((math.nan, 0)), "position"),
+        (lambda: Transform((0, math.inf)), "position"),
+        (lambda: Transform("ab"), "position"),
+        (lambda: Collider((-1, 4)), "size"),
+        (lambda: Collider((4, math.nan)), "size"),
+        (lambda: Collider((4, 4), offset=(math.inf, 0)), "offset"),
+        (lambda: Collider((4, 4), type="static"), "type"),
+        (lambda: Physics(velocity=(math.nan, 0)), "velocity"),
+        (lambda: Physics(mass=0), "mass"),
+        (lambda: Physics(mass=-2), "mass"),
+        (lambda: Physics(mass=math.inf), "mass"),
+        (lambda: Physics(elasticity=-0.1), "elasticity"),
+        (lambda: Physics(friction=-1), "friction"),
+        (lambda: Physics(friction=math.nan), "friction"),
+        (lambda: Physics(gravity_scale=math.inf), "gravity_scale"),
+        (lambda: Physics(max_speed=0), "max_speed"),
+        (lambda: Physics(max_speed=-5), "max_speed"),
+        (lambda: Physics(mass=True), "mass"),
+    ],
+)
+def test_bad_values_raise_value_error_naming_the_field(make, field):
+    with pytest.raises(ValueError, match=field):
+        make()
+
+
+def test_components_use_slots():
+    for component in (Transform((0, 0)), Collider((1, 1)), Physics()):
+        assert not hasattr(component, "__dict__")

@@ -1,0 +1,120 @@
+"""World: esper wrapper, isolation, custom systems, contacts, determinism."""
+
+import esper
+import pytest
+from pygame import Vector2
+
+from components import Collider, Physics, Transform
+from ecs import COLLISION_PRIORITY, MOVEMENT_PRIORITY, RESPONSE_PRIORITY, World
+from helpers import DT, box, position, run, wall
+
+
+def test_two_worlds_never_see_each_others_entities():
+    first, second = World(), World()
+    a = box(first, 0, 0, velocity=(60, 0))
+    assert second.get_component(Transform) == []
+    b = box(second, 0, 0)
+    first.step(DT)
+    assert position(second, b) == Vector2(0, 0)
+    assert position(first, a) == Vector2(1, 0)
+    assert [e for e, _ in first.get_component(Transform)] == [a]
+
+
+def test_world_methods_follow_esper():
+    world = World()
+    entity = world.create_entity(Transform((1, 2)))
+    world.add_component(entity, Physics(velocity=(3, 0)))
+    assert world.has_component(entity, Physics)
+    assert world.try_component(entity, Collider) is None
+    assert world.component_for_entity(entity, Transform).position == Vector2(1, 2)
+    assert [e for e, _ in world.get_components(Transform, Physics)] == [entity]
+    removed = world.remove_component(entity, Physics)
+    assert removed.velocity == Vector2(3, 0)
+    world.delete_entity(entity, immediate=True)
+    assert not world.entity_exists(entity)
+
+
+def test_step_rejects_bad_dt():
+    world = World()
+    for dt in (-1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="dt"):
+            world.step(dt)
+
+
+def test_systems_run_in_priority_order_and_any_process_object_is_accepted():
+    world = World()
+    calls = []
+
+    class Tap:
+        def __init__(self, name):
+            self.name = name
+
+        def process(self, dt):
+            calls.append(self.name)
+
+    world.add_system(Tap("before movement"), MOVEMENT_PRIORITY + 1)
+    world.add_system(Tap("between"), (COLLISION_PRIORITY + RESPONSE_PRIORITY) // 2)
+    world.add_system(Tap("after response"), -1)
+    world.step(DT)
+    assert calls == ["before movement", "between", "after response"]
+
+
+def test_custom_system_after_response_sees_this_steps_contacts():
+    world = World()
+    a = box(world, 0, 0, velocity=(60, 0))
+    b = box(world, 10.5, 0)
+    seen = []
+
+    class Scorer(esper.Processor):
+        def process(self, dt):
+            seen.append([(c.a, c.b, Vector2(c.normal), c.depth) for c in world.contacts])
+
+    world.add_system(Scorer(), priority=-10)
+    world.step(DT)
+    world.step(DT)
+    assert seen[0] == [(a, b, Vector2(1, 0), pytest.approx(0.5))]
+    assert seen[1] == []  # separated and moving apart: nothing resolved
+
+
+def test_contacts_are_ordered_unit_normals_from_a_to_b():
+    world = World(gravity=(0, 900))
+    floor = wall(world, -100, 100, 400, 20)
+    boxes = [box(world, x, 91) for x in (60, 0, 30)]  # 1 px into the floor
+    world.step(DT)
+    keys = [(c.a, c.b) for c in world.contacts]
+    assert keys == sorted(keys) == [(floor, e) for e in sorted(boxes)]
+    for contact in world.contacts:
+        assert contact.a < contact.b
+        assert contact.normal.length() == pytest.approx(1)
+        assert contact.depth >= 0
+        assert contact.normal == Vector2(0, -1)  # floor (a) is below box (b)
+
+
+def arena_scene(world: World) -> list[int]:
+    for x, y, w, h in [(-40, -40, 480, 40), (-40, 400, 480, 40), (-40, 0, 40, 400), (400, 0, 40, 400)]:
+        wall(world, x, y, w, h)
+    out = []
+    for i in range(150):
+        row, col = divmod(i, 15)
+        out.append(box(world, col * 26 + 5, row * 26 + 5, w=9, velocity=((i * 37) % 400 - 200, (i * 91) % 400 - 200),
+                       mass=1 + i % 3, elasticity=(i % 5) / 4, friction=(i % 4) / 4))
+    return out
+
+
+def test_same_scene_same_steps_gives_bit_identical_positions():
+    results = []
+    for _ in range(2):
+        world = World(gravity=(0, 300))
+        entities = arena_scene(world)
+        run(world, 180)
+        results.append([tuple(position(world, e)) for e in entities])
+    assert results[0] == results[1]
+
+
+def test_gravity_property_updates_movement():
+    world = World()
+    a = box(world, 0, 0)
+    world.gravity = (0, 60)
+    world.step(1.0)
+    assert world.gravity == Vector2(0, 60)
+    assert position(world, a) == Vector2(0, 60)
