@@ -1,8 +1,8 @@
 """Components: plain dataclasses holding data and validation only."""
 
-from components.collider import Collider, ColliderType
+from components.collider import Collider, ColliderType, Shape
 from components.physics import Physics
 from components.sprite import Sprite
 from components.transform import Transform
 
-__all__ = ["Collider", "ColliderType", "Physics", "Sprite", "Transform"]
+__all__ = ["Collider", "ColliderType", "Physics", "Shape", "Sprite", "Transform"]

@@ -41,15 +41,18 @@ class World:
     esper 3 keeps its worlds as module-level contexts; every method here
     switches to this world's own context first, so two Worlds never see each
     other's entities. Method names follow esper's. ``gravity`` is in px/s².
+    ``continuous`` (default) sweeps moving bodies along their paths so that
+    nothing tunnels; False keeps the discrete pipeline, where bodies are only
+    tested where each step leaves them (cheaper, fine when nothing is fast).
     """
 
-    def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0)) -> None:
+    def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0), continuous: bool = True) -> None:
         self.name = f"ecs.World-{next(_world_ids)}"
         self.resources: dict[type, Any] = {}
         gravity = finite_vector("gravity", gravity)
         self.movement = MovementSystem(gravity)
         self.collision = CollisionSystem()
-        self.response = ResponseSystem(self.collision)
+        self.response = ResponseSystem(self.collision, continuous=continuous, gravity=gravity)
         self.add_system(self.movement, MOVEMENT_PRIORITY)
         self.add_system(self.collision, COLLISION_PRIORITY)
         self.add_system(self.response, RESPONSE_PRIORITY)
@@ -74,6 +77,7 @@ class World:
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
         self.movement.gravity = finite_vector("gravity", value)
+        self.response.gravity = Vector2(self.movement.gravity)
 
     @property
     def contacts(self) -> list[Contact]:

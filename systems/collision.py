@@ -7,7 +7,7 @@ from operator import itemgetter
 
 import esper
 
-from components import Collider, ColliderType, Physics, Transform
+from components import Collider, ColliderType, Physics, Shape, Transform
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box
 
@@ -19,7 +19,8 @@ class Body:
     """One collider as the collision pipeline sees it during a step.
 
     ``box`` is its box now (px; call ``sync`` after moving the transform) and
-    ``before`` its box at the start of the step. ``moved`` tells whether
+    ``before`` its box at the start of the step; ``round`` is True for a
+    circle collider (the disc inscribed in the box). ``moved`` tells whether
     Movement (or a user system) changed the position this step.
     ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
     Physics (they have no velocity for a collision to change). ``neighbours``
@@ -30,6 +31,7 @@ class Body:
     transform: Transform
     collider: Collider
     physics: Physics | None
+    round: bool = False
     static: bool = False
     inverse_mass: float = 0.0
     moved: bool = False
@@ -109,6 +111,7 @@ def gather_bodies(
             body._before = None
         # Type and mass may be changed in place between steps: read them anew.
         body.static = static = collider.type is ColliderType.STATIC
+        body.round = collider.shape is Shape.CIRCLE
         body.inverse_mass = 0.0 if static or physics is None else 1.0 / physics.mass
         start, now, offset = transform.previous_position, transform.position, collider.offset
         w, h = collider.size

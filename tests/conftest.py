@@ -13,3 +13,19 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+import pytest  # noqa: E402
+
+from ecs import World  # noqa: E402
+
+
+@pytest.fixture(params=[False, True], ids=["discrete", "continuous"])
+def make_world(request):
+    """Build Worlds in both pipelines: the foundation's guarantees hold in each."""
+
+    def build(**options):
+        return World(continuous=request.param, **options)
+
+    build.continuous = request.param
+    return build

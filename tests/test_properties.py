@@ -2,6 +2,7 @@
 
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,9 +23,10 @@ bodies = st.lists(
 )
 
 
-@given(bodies, st.integers(1, 5))
-def test_free_bodies_conserve_momentum(specs, steps):
-    world = World()
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
+@given(specs=bodies, steps=st.integers(1, 5))
+def test_free_bodies_conserve_momentum(continuous, specs, steps):
+    world = World(continuous=continuous)
     entities = [box(world, x, y, velocity=(vx, vy), mass=m, elasticity=e, friction=f)
                 for x, y, vx, vy, m, e, f in specs]
     before = sum((velocity(world, e) * world.component_for_entity(e, Physics).mass
@@ -45,11 +47,13 @@ def closed_arena(world: World, side: float) -> list[int]:
     ]
 
 
-@given(bodies, st.sampled_from([(0, 0), (0, 980)]))
-def test_closed_arena_keeps_everything_in_and_statics_still(specs, gravity):
-    # Discrete pipeline speeds stay below the wall thickness per step here
-    # (300 px/s plus gravity over 2 s is < 40 px per step).
-    world = World(gravity=gravity)
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
+@given(specs=bodies, gravity=st.sampled_from([(0, 0), (0, 980)]))
+def test_closed_arena_keeps_everything_in_and_statics_still(continuous, specs, gravity):
+    # Speeds stay below the wall thickness per step here (300 px/s plus
+    # gravity over 2 s is < 40 px per step), so the discrete pipeline must
+    # hold too; test_continuous has the fast version.
+    world = World(gravity=gravity, continuous=continuous)
     walls = closed_arena(world, 100)
     starts = [tuple(position(world, w)) for w in walls]
     entities = [box(world, x + 5, y + 5, velocity=(vx, vy), mass=m, elasticity=e, friction=f)

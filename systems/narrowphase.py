@@ -1,0 +1,104 @@
+"""Narrow phase: overlap and time of impact for any pair of shapes.
+
+Pure functions dispatching on the pair's shapes (box or circle), so the
+systems never care which shapes they hold. A circle is the disc inscribed in
+its collider's box. Normals are unit Vector2s from a to b.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from pygame import Vector2
+
+from systems.geometry import TOUCH_EPSILON, Box, box_contact
+from systems.sweep import Hit, sweep_boxes, sweep_circle_box, sweep_circles
+
+__all__ = ["Penetration", "overlap", "sweep", "circle_of"]
+
+_AXES = (Vector2(1, 0), Vector2(0, 1))
+
+
+class Penetration(NamedTuple):
+    """How far a is inside b: push a by ``depth`` px against ``normal`` (a->b).
+
+    ``entry`` in [0, 1] is when in the step the overlap began (0 if it was
+    already there or is unknown); ``surface`` (px) the touching faces' length.
+    """
+
+    normal: Vector2
+    depth: float
+    entry: float
+    surface: float
+
+
+def circle_of(box: Box) -> tuple[Vector2, float]:
+    """Centre and radius (px) of the circle inscribed in a square box."""
+    radius = box[2] / 2
+    return Vector2(box[0] + radius, box[1] + radius), radius
+
+
+# Minimum displacement between two discs: along the line between centres.
+def circles_penetration(centre_a: Vector2, radius_a: float,
+                        centre_b: Vector2, radius_b: float) -> Penetration | None:
+    """Penetration of disc a into disc b, or None if they only touch or are apart."""
+    between = centre_b - centre_a
+    distance = between.length()
+    depth = radius_a + radius_b - distance
+    if depth <= TOUCH_EPSILON:
+        return None
+    normal = between / distance if distance > 0 else Vector2(1, 0)
+    return Penetration(normal, depth, 0.0, 0.0)
+
+
+# Closest point on the box to the centre: its Voronoi region gives the normal (seed 002).
+def circle_box_penetration(centre: Vector2, radius: float, box: Box) -> Penetration | None:
+    """Penetration of a disc into a box, or None if they only touch or are apart."""
+    closest = Vector2(
+        min(max(centre.x, box[0]), box[0] + box[2]),
+        min(max(centre.y, box[1]), box[1] + box[3]),
+    )
+    between = closest - centre
+    distance = between.length()
+    if distance > 0.0:
+        depth = radius - distance
+        return Penetration(between / distance, depth, 0.0, 0.0) if depth > TOUCH_EPSILON else None
+    # Centre inside the box: leave through the nearest face.
+    faces = [
+        (centre.x - box[0], Vector2(1, 0)),
+        (box[0] + box[2] - centre.x, Vector2(-1, 0)),
+        (centre.y - box[1], Vector2(0, 1)),
+        (box[1] + box[3] - centre.y, Vector2(0, -1)),
+    ]
+    inside, normal = min(faces, key=lambda face: face[0])
+    return Penetration(normal, inside + radius, 0.0, 0.0)
+
+
+def overlap(box_a: Box, round_a: bool, before_a: Box,
+            box_b: Box, round_b: bool, before_b: Box) -> Penetration | None:
+    """Penetration of shape a into shape b now; ``before_*`` are the boxes at
+    the start of the step (boxes use them to push back the way they came)."""
+    if not round_a and not round_b:
+        contact = box_contact(box_a, box_b, before_a, before_b)
+        if contact is None:
+            return None
+        normal = _AXES[contact.axis] * contact.sign
+        return Penetration(normal, contact.depth, contact.entry, contact.surface)
+    if round_a and round_b:
+        return circles_penetration(*circle_of(box_a), *circle_of(box_b))
+    if round_a:
+        return circle_box_penetration(*circle_of(box_a), box_b)
+    flipped = circle_box_penetration(*circle_of(box_b), box_a)
+    return None if flipped is None else flipped._replace(normal=-flipped.normal)
+
+
+def sweep(box_a: Box, round_a: bool, box_b: Box, round_b: bool, motion: Vector2) -> Hit | None:
+    """First touch of shape a moving by ``motion`` (relative to b) with shape b."""
+    if not round_a and not round_b:
+        return sweep_boxes(box_a, box_b, motion)
+    if round_a and round_b:
+        return sweep_circles(*circle_of(box_a), *circle_of(box_b), motion)
+    if round_a:
+        return sweep_circle_box(*circle_of(box_a), box_b, motion)
+    flipped = sweep_circle_box(*circle_of(box_b), box_a, -motion)
+    return None if flipped is None else flipped._replace(normal=-flipped.normal)

@@ -1,0 +1,162 @@
+"""Resolution: who moves, who holds still, and the momentum of one contact."""
+
+from __future__ import annotations
+
+from pygame import Vector2
+
+from systems.collision import Body
+from systems.contact import Contact
+from systems.impulse import exchange_momentum
+
+__all__ = ["Resolution", "push_share", "exchange", "settle_kinematic"]
+
+_ZERO = Vector2()
+
+#: px/s. Relative normal speed below which a contact counts as resting (only
+#: rounding error is left of an inelastic contact's approach).
+RESTING_SPEED = 1e-6
+
+
+def _velocity(body: Body) -> Vector2:
+    return body.physics.velocity if body.physics is not None else _ZERO
+
+
+class Resolution:
+    """The state of resolving one step's collisions, shared by both pipelines.
+
+    Shock propagation, in two tables of direction bits per entity (the
+    normal's dominant axis and sign):
+
+    - ``pinned``: directions a body may no longer be *pushed* this step,
+      because it was pushed off something that holds still that way (a
+      STATIC, or a body itself pinned). A box pushed out of the floor is not
+      pushed back into it by the box landing on it, so stacks don't sink.
+    - ``supported``: directions in which a body acts as an infinite mass for
+      momentum, because it was left *resting* on such a support. A box at
+      rest on the floor stops the box landing on it; a box that bounced off
+      the floor does not, or a wall moving at its rebound speed would pump
+      energy into whatever it meets.
+    """
+
+    def __init__(self, bodies: dict[int, Body], rest_speed: float = 0.0) -> None:
+        self.bodies = bodies
+        self.rest_speed = rest_speed
+        self.pinned: dict[int, int] = {}
+        self.supported: dict[int, int] = {}
+        self.resolved: dict[tuple[int, int], Contact] = {}
+
+    def holds(self, a: Body, b: Body, normal: Vector2, table: dict[int, int] | None = None) -> tuple[bool, bool]:
+        """Whether a, resp. b, holds still when pushed apart along ``normal``
+        (a->b), by ``table`` (``pinned`` unless given)."""
+        bit_a, bit_b = _direction_bits(normal)
+        table = self.pinned if table is None else table
+        return (a.static or bool(table.get(a.entity, 0) & bit_a),
+                b.static or bool(table.get(b.entity, 0) & bit_b))
+
+    def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool],
+               supported: tuple[bool, bool], depth: float) -> None:
+        """Exchange momentum along ``normal`` (a->b), record the contact with
+        ``depth`` px, and pin or support whoever was pushed off a held body."""
+        exchange(a, b, normal, 0.0 if supported[0] else a.inverse_mass,
+                 0.0 if supported[1] else b.inverse_mass, self.rest_speed)
+        self.record(a.entity, b.entity, normal, depth)
+        bit_a, bit_b = _direction_bits(normal)
+        resting = abs((_velocity(b) - _velocity(a)).dot(normal)) <= RESTING_SPEED
+        for table, held in ((self.pinned, pinned), (self.supported, supported)):
+            if table is self.supported and not resting:
+                break
+            if held[0] and not b.static:
+                table[b.entity] = table.get(b.entity, 0) | bit_a
+            if held[1] and not a.static:
+                table[a.entity] = table.get(a.entity, 0) | bit_b
+
+    def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float) -> list[Body]:
+        """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
+        the contact; return the bodies that moved."""
+        pinned = self.holds(a, b, normal)
+        share_a = push_share(a, b, *pinned)
+        moved = []
+        if share_a > 0.0:
+            a.transform.position -= normal * (depth * share_a)
+            a.sync()
+            moved.append(a)
+        if share_a < 1.0:
+            b.transform.position += normal * (depth * (1.0 - share_a))
+            b.sync()
+            moved.append(b)
+        self.settle(a, b, normal, pinned, self.holds(a, b, normal, self.supported), depth)
+        return moved
+
+    def record(self, a: int, b: int, normal: Vector2, depth: float) -> None:
+        """Keep one contact per pair and step, adding up the depth resolved."""
+        contact = self.resolved.get((a, b))
+        if contact is None:
+            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth)
+        else:
+            contact.depth += depth
+
+    def contacts(self) -> list[Contact]:
+        """The step's contacts, ordered by entity ids."""
+        return [self.resolved[key] for key in sorted(self.resolved)]
+
+
+def _direction_bits(normal: Vector2) -> tuple[int, int]:
+    """Bits for pushing a against ``normal`` and b along it (dominant axis)."""
+    axis = 0 if abs(normal.x) >= abs(normal.y) else 1
+    along = 1 << (axis * 2 + 1) if normal[axis] > 0 else 1 << (axis * 2)
+    against = 1 << (axis * 2) if normal[axis] > 0 else 1 << (axis * 2 + 1)
+    return against, along
+
+
+def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
+    """Fraction (0..1) of a push that moves a; the rest moves b.
+
+    A held body (STATIC or pinned) never moves; otherwise the body that moved
+    this step takes the whole push (a body at rest is not displaced in the
+    step it is hit); when both or neither moved, inverse mass decides.
+    """
+    if held_a != held_b:
+        return 0.0 if held_a else 1.0
+    if held_a:  # squeezed from both sides: move whichever is not STATIC
+        return 0.0 if a.static else 1.0
+    if a.moved != b.moved:
+        return 1.0 if a.moved else 0.0
+    total = a.inverse_mass + b.inverse_mass
+    return 0.5 if total == 0.0 else a.inverse_mass / total
+
+
+def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: float,
+             rest_speed: float = 0.0) -> None:
+    """Apply one contact's momentum exchange and friction to the velocities.
+
+    A body without Physics counts as elasticity 0 and friction 0, with no
+    velocity of its own to change. A pair approaching at ``rest_speed`` px/s
+    or slower is a resting contact and does not bounce (Box2D's restitution
+    threshold): otherwise a stack of bouncy boxes trades ever smaller bounces
+    each step instead of resting.
+    """
+    if a.physics is None and b.physics is None:
+        return
+    velocity_a = a.physics.velocity if a.physics else _ZERO
+    velocity_b = b.physics.velocity if b.physics else _ZERO
+    elasticity = max(a.physics.elasticity if a.physics else 0.0,
+                     b.physics.elasticity if b.physics else 0.0)
+    if (velocity_a - velocity_b).dot(normal) <= rest_speed:
+        elasticity = 0.0
+    friction = min(a.physics.friction if a.physics else 0.0,
+                   b.physics.friction if b.physics else 0.0)
+    change_a, change_b = exchange_momentum(
+        velocity_a, velocity_b, inverse_a, inverse_b, normal, elasticity, friction
+    )
+    if a.physics and inverse_a:
+        a.physics.velocity += change_a
+    if b.physics and inverse_b:
+        b.physics.velocity += change_b
+
+
+def settle_kinematic(bodies: dict[int, Body]) -> None:
+    """Make the final position of each collider without Physics its start for
+    the next step, so a move made by user code between steps is seen."""
+    for body in bodies.values():
+        if body.physics is None:
+            body.transform.previous_position.update(body.transform.position)

@@ -1,0 +1,136 @@
+"""Time of impact: swept boxes, swept circles, circle against box (pure functions)."""
+
+import math
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from pygame import Vector2
+
+from systems.geometry import boxes_overlap
+from systems.narrowphase import circle_box_penetration, circles_penetration, overlap, sweep
+from systems.sweep import sweep_boxes, sweep_circle_box, sweep_circles
+
+
+def test_box_time_of_impact_is_gap_over_speed():
+    hit = sweep_boxes((0, 0, 10, 10), (50, 0, 10, 10), Vector2(100, 0))
+    assert hit.time == pytest.approx(0.4)  # a 40 px gap closed at 100 px per unit
+    assert hit.normal == Vector2(1, 0) and hit.surface == 10
+
+
+def test_box_sweep_misses_past_a_corner():
+    # When x would overlap (t = 0.4), a is already 40 px lower than b.
+    assert sweep_boxes((0, 0, 10, 10), (50, 0, 10, 10), Vector2(100, 100)) is None
+
+
+def test_box_sweep_picks_the_face_entered_last():
+    # x gap 10 closes at t = 0.1, y gap 20 at t = 0.2: the top face is hit.
+    hit = sweep_boxes((0, 0, 10, 10), (20, 30, 40, 40), Vector2(100, 100))
+    assert hit.time == pytest.approx(0.2) and hit.normal == Vector2(0, 1)
+    assert hit.surface == pytest.approx(10)  # a spans x 20..30 then, all on b
+
+
+def test_touching_and_approaching_hits_at_zero_sliding_does_not():
+    floor = (0, 10, 100, 10)
+    assert sweep_boxes((0, 0, 10, 10), floor, Vector2(5, 0.3)).time == 0
+    assert sweep_boxes((0, 0, 10, 10), floor, Vector2(5, 0)) is None
+    assert sweep_boxes((0, 0, 10, 10), floor, Vector2(5, -1)) is None
+
+
+def test_overlapping_at_start_is_left_to_push_out():
+    assert sweep_boxes((0, 0, 10, 10), (5, 5, 10, 10), Vector2(3, 3)) is None
+    assert sweep_circles(Vector2(0, 0), 5, Vector2(6, 0), 5, Vector2(1, 0)) is None
+
+
+def test_circle_time_of_impact_and_oblique_normal():
+    # |(−30 + 40t, −6)| = 10  →  40t = 30 − 8  →  t = 0.55; a is then at
+    # (22, 0), so the normal is ((30, 6) − (22, 0)) / 10 = (0.8, 0.6).
+    hit = sweep_circles(Vector2(0, 0), 5, Vector2(30, 6), 5, Vector2(40, 0))
+    assert hit.time == pytest.approx(0.55)
+    assert hit.normal.x == pytest.approx(0.8) and hit.normal.y == pytest.approx(0.6)
+    assert sweep_circles(Vector2(0, 0), 5, Vector2(30, 11), 5, Vector2(40, 0)) is None
+
+
+def test_circle_hits_a_box_face():
+    hit = sweep_circle_box(Vector2(0, 30), 5, (20, 20, 20, 20), Vector2(40, 0))
+    assert hit.time == pytest.approx(15 / 40) and hit.normal == Vector2(1, 0)
+
+
+def test_circle_hits_a_box_corner_in_its_voronoi_region():
+    # Centre on y = 17 meets the corner (20, 20) when |(40t − 20, −3)| = 5,
+    # so 40t = 16, t = 0.4, and the normal is (4, 3) / 5.
+    hit = sweep_circle_box(Vector2(0, 17), 5, (20, 20, 20, 20), Vector2(40, 0))
+    assert hit.time == pytest.approx(0.4)
+    assert hit.normal.x == pytest.approx(0.8) and hit.normal.y == pytest.approx(0.6)
+
+
+def test_circle_clipping_the_corner_square_but_missing_the_corner():
+    # The centre crosses (15.5, 15.5), inside the box grown by the radius,
+    # but 6.36 px from the corner (20, 20): no contact.
+    assert sweep_circle_box(Vector2(5, 26), 5, (20, 20, 20, 20), Vector2(20, -20)) is None
+
+
+def test_box_against_circle_flips_the_normal():
+    hit = sweep((20, 20, 20, 20), False, (-5, 12, 10, 10), True, Vector2(-40, 0))
+    assert hit.time == pytest.approx(0.4)
+    assert hit.normal.x == pytest.approx(-0.8) and hit.normal.y == pytest.approx(-0.6)
+
+
+def test_discrete_circle_penetrations():
+    p = circles_penetration(Vector2(0, 0), 5, Vector2(8, 6), 5)  # 10 apart: touching
+    assert p is None
+    p = circles_penetration(Vector2(0, 0), 5, Vector2(6, 8), 6)  # 10 apart, reach 11
+    assert p.depth == pytest.approx(1) and p.normal == Vector2(0.6, 0.8)
+    p = circle_box_penetration(Vector2(17, 16), 5, (20, 20, 10, 10))  # corner (20, 20) 5 away
+    assert p is None
+    p = circle_box_penetration(Vector2(18, 18.5), 5, (20, 20, 10, 10))  # corner 2.5 away
+    assert p.depth == pytest.approx(2.5) and p.normal.x == pytest.approx(0.8)
+    p = circle_box_penetration(Vector2(21, 25), 5, (20, 20, 10, 10))  # centre inside, 1 from left
+    assert p.depth == pytest.approx(6) and p.normal == Vector2(1, 0)
+    p = overlap((15, 15, 10, 10), False, (15, 15, 10, 10), (0, 0, 10, 10), True, (0, 0, 10, 10))
+    assert p is None  # the box's corner (15, 15) is 7.07 from the disc's centre (5, 5)
+
+
+coord = st.floats(-50, 50)
+extent = st.floats(1, 30)
+moves = st.floats(-200, 200)
+
+
+def _overlaps_at(a, b, motion, t, shapes):
+    moved = (a[0] + motion.x * t, a[1] + motion.y * t, a[2], a[3])
+    if shapes == (False, False):
+        return boxes_overlap(moved, b)
+    return overlap(moved, shapes[0], moved, b, shapes[1], b) is not None
+
+
+@given(coord, coord, extent, coord, coord, extent, moves, moves,
+       st.sampled_from([(False, False), (True, True), (True, False), (False, True)]))
+def test_sweep_agrees_with_sampling_the_path(ax, ay, sa, bx, by, sb, mx, my, shapes):
+    a = (ax, ay, sa, sa)
+    b = (bx, by, sb, sb)
+    motion = Vector2(mx, my)
+    assume(not _overlaps_at(a, b, motion, 0.0, shapes))
+    hit = sweep(a, shapes[0], b, shapes[1], motion)
+    samples = [i / 400 for i in range(401)]
+    first = next((t for t in samples if _overlaps_at(a, b, motion, t, shapes)), None)
+    if hit is None:
+        assert first is None or all(  # only grazing contact may be missed
+            (overlap(*_at(a, motion, t, shapes[0]), b, shapes[1], b) or _Zero).depth < 1e-3
+            for t in samples)
+    else:
+        assert 0 <= hit.time <= 1
+        assert math.isclose(hit.normal.length(), 1)
+        assert not _overlaps_at(a, b, motion, max(hit.time - 1e-6, 0), shapes)
+        if first is not None:
+            assert hit.time <= first + 1e-9
+        # The normal points from a into b: moving a along it closes on b.
+        assert motion.dot(hit.normal) > 0
+
+
+class _Zero:
+    depth = 0.0
+
+
+def _at(a, motion, t, round_a):
+    moved = (a[0] + motion.x * t, a[1] + motion.y * t, a[2], a[3])
+    return moved, round_a, moved
