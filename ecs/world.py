@@ -65,6 +65,26 @@ class World:
         """The resource of that type (KeyError if none was inserted)."""
         return self.resources[resource_type]  # type: ignore[return-value]
 
+    def close(self) -> None:
+        """Delete this world's esper context and everything in it.
+
+        esper keeps every world in a module-level map until it is deleted, so
+        a game that makes a World per level or scene should close the old
+        one; a World that is garbage collected closes itself.
+        """
+        name = self.__dict__.pop("name", None)
+        if name is None or name not in esper.list_worlds():
+            return
+        if esper.current_world == name:
+            esper.switch_world("default")
+        esper.delete_world(name)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: esper may already be gone
+            pass
+
     def _enter(self) -> None:
         if esper.current_world != self.name:
             esper.switch_world(self.name)

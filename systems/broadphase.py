@@ -10,7 +10,7 @@ number of boxes as long as the cell size is on the order of a typical box.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Collection, Iterable
 
 from systems.geometry import Box
 
@@ -57,7 +57,17 @@ class SpatialGrid:
         """File ``box`` under every cell it covers. Insert in entity order."""
         self.boxes[entity] = box
         cells = self.cells
-        columns, rows = _covered(box, self.cell_size)
+        size = self.cell_size
+        x, y, w, h = box
+        cx, cy = math.floor(x / size), math.floor(y / size)
+        if cx == math.floor((x + w) / size) and cy == math.floor((y + h) / size):
+            members = cells.get((cx, cy))  # the common case: one cell
+            if members is None:
+                cells[(cx, cy)] = [entity]
+            else:
+                members.append(entity)
+            return
+        columns, rows = _covered(box, size)
         for cx in columns:
             for cy in rows:
                 members = cells.get((cx, cy))
@@ -66,8 +76,9 @@ class SpatialGrid:
                 else:
                     members.append(entity)
 
-    def pairs(self, skip: Callable[[int, int], bool] | None = None) -> list[tuple[int, int]]:
-        """Every pair (a, b), a < b, whose boxes overlap or touch, each once."""
+    def pairs(self, skip: Collection[int] = ()) -> list[tuple[int, int]]:
+        """Every pair (a, b), a < b, whose boxes overlap or touch, each once,
+        except pairs with both entities in ``skip`` (e.g. two STATICs)."""
         found: list[tuple[int, int]] = []
         boxes = self.boxes
         size = self.cell_size
@@ -88,7 +99,7 @@ class SpatialGrid:
                         continue
                     if floor(left / size) != cx or floor(top / size) != cy:
                         continue
-                    if skip is None or not skip(a, b):
+                    if not (a in skip and b in skip):
                         found.append((a, b))
         return found
 

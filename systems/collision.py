@@ -80,7 +80,7 @@ class CollisionSystem(esper.Processor):
         )
         self.grid = grid = SpatialGrid(size)
         self.bodies = bodies = gather_bodies(rows, self.bodies, grid)
-        self.pairs = grid.pairs(lambda a, b: bodies[a].static and bodies[b].static)
+        self.pairs = grid.pairs({e for e, body in bodies.items() if body.static})
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
@@ -107,7 +107,8 @@ def gather_bodies(
                 or body.collider is not collider or body.physics is not physics):
             body = Body(entity, transform, collider, physics)
         else:
-            body.neighbours.clear()
+            if body.neighbours:
+                body.neighbours.clear()
             body._before = None
         # Type and mass may be changed in place between steps: read them anew.
         body.static = static = collider.type is ColliderType.STATIC

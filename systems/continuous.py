@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pygame import Vector2
 
 from systems.collision import Body, CollisionSystem
+from systems.geometry import boxes_overlap
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
 
@@ -118,6 +119,8 @@ class Sweeper:
         else:
             # Already touching a little (an impact too slight to resolve let
             # them drift in): if still closing, that is an impact now.
+            if not boxes_overlap(box_a, box_b):
+                return
             inside = overlap(box_a, a.round, a.before, box_b, b.round, b.before)
             if inside is None or inside.depth > SHALLOW or relative.dot(inside.normal) <= 0.0:
                 return

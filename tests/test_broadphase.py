@@ -46,6 +46,7 @@ def test_skip_filters_pairs_and_cell_size_follows_median():
     grid = SpatialGrid(10.0)
     grid.insert(1, (0, 0, 5, 5))
     grid.insert(2, (1, 1, 5, 5))
-    assert grid.pairs(lambda a, b: True) == []
+    assert grid.pairs({1, 2}) == []
+    assert grid.pairs({1}) == [(1, 2)]
     assert choose_cell_size([8, 8, 100]) == 4 * 8
     assert choose_cell_size([]) == 64.0

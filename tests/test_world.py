@@ -118,3 +118,21 @@ def test_gravity_property_updates_movement():
     world.step(1.0)
     assert world.gravity == Vector2(0, 60)
     assert position(world, a) == Vector2(0, 60)
+
+
+def test_worlds_release_their_esper_context():
+    import gc
+
+    before = set(esper.list_worlds())
+    world = World()
+    box(world, 0, 0)
+    name = world.name
+    assert name in esper.list_worlds()
+    world.close()
+    assert name not in esper.list_worlds()
+    other = World()
+    other_name = other.name
+    del other
+    gc.collect()
+    assert other_name not in esper.list_worlds()
+    assert set(esper.list_worlds()) <= before | {"default"}
