@@ -3,6 +3,7 @@
 from components.collider import Collider, ColliderType, Shape
 from components.physics import Physics
 from components.sprite import Sprite
+from components.touching import Touching
 from components.transform import Transform
 
-__all__ = ["Collider", "ColliderType", "Physics", "Shape", "Sprite", "Transform"]
+__all__ = ["Collider", "ColliderType", "Physics", "Shape", "Sprite", "Touching", "Transform"]

@@ -17,11 +17,14 @@ class ColliderType(Enum):
 
     STATIC colliders are never moved by collisions (ground, walls, moving
     platforms: they move only by their own velocity). SOLID colliders are
-    pushed back out of whatever they overlap.
+    pushed back out of whatever they overlap. TRIGGER colliders are detected
+    and reported (contacts, collision handlers) but never push, are never
+    pushed and never change a velocity: coins, checkpoints, damage zones.
     """
 
     STATIC = "static"
     SOLID = "solid"
+    TRIGGER = "trigger"
 
 
 class Shape(Enum):

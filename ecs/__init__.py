@@ -5,8 +5,10 @@ from ecs.input import Input
 from ecs.timestep import FixedTimestep
 from ecs.world import (
     COLLISION_PRIORITY,
+    EVENTS_PRIORITY,
     MOVEMENT_PRIORITY,
     RESPONSE_PRIORITY,
+    CollisionHandler,
     System,
     World,
 )
@@ -14,6 +16,8 @@ from systems.contact import Contact
 
 __all__ = [
     "COLLISION_PRIORITY",
+    "CollisionHandler",
+    "EVENTS_PRIORITY",
     "Contact",
     "DrawSystem",
     "FixedTimestep",

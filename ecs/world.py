@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
+from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 import esper
@@ -15,16 +17,21 @@ from systems.contact import Contact
 from systems.movement import MovementSystem
 from systems.response import ResponseSystem
 
-__all__ = ["World", "System", "MOVEMENT_PRIORITY", "COLLISION_PRIORITY", "RESPONSE_PRIORITY"]
+__all__ = [
+    "World", "System", "CollisionHandler",
+    "MOVEMENT_PRIORITY", "COLLISION_PRIORITY", "RESPONSE_PRIORITY", "EVENTS_PRIORITY",
+]
 
 C = TypeVar("C")
 
-#: Priorities of the built-in systems (esper runs higher priorities first).
-#: A system added with a priority above 300 runs before Movement, between
-#: two of these between them, and at 0 or below after Response.
+#: Priorities of the built-in systems (as in esper, higher runs first). A
+#: system added with a priority above 300 runs before Movement, between two
+#: of these between them, and at 0 (the default) or below after Response and
+#: after the collision handlers (``on_collision``, priority 50).
 MOVEMENT_PRIORITY = 300
 COLLISION_PRIORITY = 200
 RESPONSE_PRIORITY = 100
+EVENTS_PRIORITY = 50
 
 _world_ids = itertools.count(1)
 
@@ -33,6 +40,28 @@ class System(Protocol):
     """Anything with a ``process(dt)`` method can be added to a World."""
 
     def process(self, dt: float) -> None: ...
+
+
+CollisionHandler = Callable[[Contact], Any]
+
+
+class CollisionEvents:
+    """Calls the World's collision handlers with each contact of the step.
+
+    Runs right after Response. Handlers are held by strong references (esper's
+    own event handlers are weak, so a lambda would silently vanish). Contacts
+    are taken from a copy of the list, so a handler may delete entities
+    (deletion is deferred to the next step, as in esper) or add components.
+    """
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.handlers: list[CollisionHandler] = []
+
+    def process(self, dt: float) -> None:
+        for contact in list(self.world.contacts):
+            for handler in list(self.handlers):
+                handler(contact)
 
 
 class World:
@@ -53,9 +82,26 @@ class World:
         self.movement = MovementSystem(gravity)
         self.collision = CollisionSystem()
         self.response = ResponseSystem(self.collision, continuous=continuous, gravity=gravity)
+        self.events = CollisionEvents(self)
+        self.systems: list[tuple[int, Any]] = []
+        self.timings: dict[str, float] = {}
         self.add_system(self.movement, MOVEMENT_PRIORITY)
         self.add_system(self.collision, COLLISION_PRIORITY)
         self.add_system(self.response, RESPONSE_PRIORITY)
+        self.add_system(self.events, EVENTS_PRIORITY)
+
+    def on_collision(self, handler: CollisionHandler) -> CollisionHandler:
+        """Call ``handler(contact)`` for every contact resolved in a step, after
+        Response. Kept by a strong reference; returns the handler, so it also
+        works as a decorator."""
+        if not callable(handler):
+            raise ValueError(f"handler must be callable, got {handler!r}")
+        self.events.handlers.append(handler)
+        return handler
+
+    def remove_collision_handler(self, handler: CollisionHandler) -> None:
+        """Stop calling ``handler``."""
+        self.events.handlers.remove(handler)
 
     def insert_resource(self, resource: Any) -> None:
         """Store a world-wide singleton (Bevy's resources), keyed by its type."""
@@ -105,21 +151,34 @@ class World:
         return self.response.contacts
 
     def add_system(self, system: System, priority: int = 0) -> None:
-        """Plug in a system; higher priority runs first (see the constants)."""
-        self._enter()
-        esper.add_processor(system, priority)  # type: ignore[arg-type]
+        """Plug in a system; higher priority runs first, equal priorities in
+        the order added (esper's rule; see the priority constants). Like
+        esper, any object with a ``process(dt)`` method is accepted."""
+        if not callable(getattr(system, "process", None)):
+            raise ValueError(f"system must have a process(dt) method, got {system!r}")
+        if hasattr(system, "priority") or isinstance(system, esper.Processor):
+            system.priority = priority  # type: ignore[attr-defined]
+        self.systems.append((priority, system))
+        self.systems.sort(key=lambda item: -item[0])
 
-    def remove_system(self, system_type: type) -> None:
-        """Remove the system of that class."""
-        self._enter()
-        esper.remove_processor(system_type)
+    def remove_system(self, system: Any) -> None:
+        """Remove a system, given the instance or its class."""
+        self.systems = [(p, s) for p, s in self.systems if s is not system and type(s) is not system]
 
     def step(self, dt: float) -> None:
-        """Run every system once with ``dt`` seconds (finite, >= 0)."""
+        """Run every system once with ``dt`` seconds (finite, >= 0); each
+        system's time (ms) is kept in ``timings`` under its class name."""
         if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt >= 0):
             raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
         self._enter()
-        esper.process(dt)
+        esper.clear_dead_entities()
+        timings = self.timings
+        timings.clear()
+        for _, system in self.systems:
+            start = time.perf_counter()
+            system.process(dt)
+            name = type(system).__name__
+            timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""

@@ -33,6 +33,7 @@ class Body:
     physics: Physics | None
     round: bool = False
     static: bool = False
+    trigger: bool = False
     inverse_mass: float = 0.0
     moved: bool = False
     box: Box = (0.0, 0.0, 0.0, 0.0)
@@ -59,7 +60,8 @@ class CollisionSystem(esper.Processor):
 
     The broad phase is a uniform grid over each collider's swept bounds (the
     union of its boxes at the start and end of the step), so its cost grows
-    linearly with the number of entities. STATIC–STATIC pairs are skipped.
+    linearly with the number of entities. STATIC–STATIC and TRIGGER–TRIGGER
+    pairs are skipped.
     ``cell_size`` (px) is chosen each step from the typical moving collider
     when left as None. Results are read by the ResponseSystem: ``bodies``
     (entity -> Body, in entity order), ``pairs`` (a < b) and ``grid`` (whose
@@ -81,6 +83,8 @@ class CollisionSystem(esper.Processor):
         self.grid = grid = SpatialGrid(size)
         self.bodies = bodies = gather_bodies(rows, self.bodies, grid)
         self.pairs = grid.pairs({e for e, body in bodies.items() if body.static})
+        if any(body.trigger for body in bodies.values()):  # trigger–trigger pairs mean nothing
+            self.pairs = [(a, b) for a, b in self.pairs if not (bodies[a].trigger and bodies[b].trigger)]
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
@@ -112,8 +116,9 @@ def gather_bodies(
             body._before = None
         # Type and mass may be changed in place between steps: read them anew.
         body.static = static = collider.type is ColliderType.STATIC
+        body.trigger = trigger = collider.type is ColliderType.TRIGGER
         body.round = collider.shape is Shape.CIRCLE
-        body.inverse_mass = 0.0 if static or physics is None else 1.0 / physics.mass
+        body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
         start, now, offset = transform.previous_position, transform.position, collider.offset
         w, h = collider.size
         x, y = now.x + offset.x, now.y + offset.y

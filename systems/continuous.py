@@ -130,6 +130,9 @@ class Sweeper:
 
     def _impact(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float, normal: Vector2) -> None:
         """Resolve one impact at step fraction ``time`` and re-sweep who changed."""
+        if a.trigger or b.trigger:  # reported, never resolved
+            self.state.record(a.entity, b.entity, normal, 0.0, trigger=True)
+            return
         approach = (path_a.motion - path_b.motion).dot(normal)
         frozen_a = path_a.impacts >= self.max_subdivisions
         frozen_b = path_b.impacts >= self.max_subdivisions

@@ -38,9 +38,11 @@ class Resolution:
       energy into whatever it meets.
     """
 
-    def __init__(self, bodies: dict[int, Body], rest_speed: float = 0.0) -> None:
+    def __init__(self, bodies: dict[int, Body], rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
         self.bodies = bodies
         self.rest_speed = rest_speed
+        self.up = up
+        self.riders: dict[int, int] = {}
         self.pinned: dict[int, int] = {}
         self.supported: dict[int, int] = {}
         self.resolved: dict[tuple[int, int], Contact] = {}
@@ -57,8 +59,9 @@ class Resolution:
                supported: tuple[bool, bool], depth: float) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact with
         ``depth`` px, and pin or support whoever was pushed off a held body."""
+        carrier = self._carrier(a, b, normal)
         exchange(a, b, normal, 0.0 if supported[0] else a.inverse_mass,
-                 0.0 if supported[1] else b.inverse_mass, self.rest_speed)
+                 0.0 if supported[1] else b.inverse_mass, self.rest_speed, carrier)
         self.record(a.entity, b.entity, normal, depth)
         bit_a, bit_b = _direction_bits(normal)
         resting = abs((_velocity(b) - _velocity(a)).dot(normal)) <= RESTING_SPEED
@@ -69,6 +72,16 @@ class Resolution:
                 table[b.entity] = table.get(b.entity, 0) | bit_a
             if held[1] and not a.static:
                 table[a.entity] = table.get(a.entity, 0) | bit_b
+
+    def _carrier(self, a: Body, b: Body, normal: Vector2) -> Body | None:
+        """The moving STATIC of the pair if the other rides on top of it (the
+        normal from it to the rider points up, against gravity); the rider is
+        remembered so Response can carry it along next step."""
+        for platform, rider, up in ((a, b, normal), (b, a, -normal)):
+            if platform.static and platform.moved and not rider.static and up.dot(self.up) > 0.5:
+                self.riders.setdefault(rider.entity, platform.entity)
+                return platform
+        return None
 
     def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float) -> list[Body]:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
@@ -87,11 +100,11 @@ class Resolution:
         self.settle(a, b, normal, pinned, self.holds(a, b, normal, self.supported), depth)
         return moved
 
-    def record(self, a: int, b: int, normal: Vector2, depth: float) -> None:
+    def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False) -> None:
         """Keep one contact per pair and step, adding up the depth resolved."""
         contact = self.resolved.get((a, b))
         if contact is None:
-            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth)
+            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger)
         else:
             contact.depth += depth
 
@@ -126,19 +139,25 @@ def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
 
 
 def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: float,
-             rest_speed: float = 0.0) -> None:
+             rest_speed: float = 0.0, carrier: Body | None = None) -> None:
     """Apply one contact's momentum exchange and friction to the velocities.
 
     A body without Physics counts as elasticity 0 and friction 0, with no
     velocity of its own to change. A pair approaching at ``rest_speed`` px/s
     or slower is a resting contact and does not bounce (Box2D's restitution
     threshold): otherwise a stack of bouncy boxes trades ever smaller bounces
-    each step instead of resting.
+    each step instead of resting. A ``carrier`` (moving platform) counts only
+    with its velocity along the normal: its rider is carried along by
+    position, so friction must not drag the rider's velocity along as well.
     """
     if a.physics is None and b.physics is None:
         return
     velocity_a = a.physics.velocity if a.physics else _ZERO
     velocity_b = b.physics.velocity if b.physics else _ZERO
+    if carrier is a:
+        velocity_a = normal * velocity_a.dot(normal)
+    elif carrier is b:
+        velocity_b = normal * velocity_b.dot(normal)
     elasticity = max(a.physics.elasticity if a.physics else 0.0,
                      b.physics.elasticity if b.physics else 0.0)
     if (velocity_a - velocity_b).dot(normal) <= rest_speed:

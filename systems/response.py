@@ -8,6 +8,7 @@ import logging
 import esper
 from pygame import Vector2
 
+from components import Touching
 from components._checks import finite_vector
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
@@ -67,25 +68,37 @@ class ResponseSystem(esper.Processor):
         self.max_iterations = max_iterations
         self.continuous = continuous
         self.contacts: list[Contact] = []
+        self.riders: dict[int, int] = {}
         self._warned = False
         self.sweeper = Sweeper(max_subdivisions)
 
     def process(self, dt: float) -> None:
         """Resolve every collision of this step and record the contacts."""
+        bodies = self.collision.bodies
+        up = -self.gravity.normalize() if self.gravity.length_squared() else Vector2()
         # Approaching slower than gravity adds in two steps is resting contact.
-        state = Resolution(self.collision.bodies, 2.0 * self.gravity.length() * dt)
+        state = Resolution(bodies, 2.0 * self.gravity.length() * dt, up)
+        carried = carry_riders(bodies, self.riders, up, state.rest_speed)
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
         self._push_out(state)
+        for body, offset in carried:  # drawing interpolates through the carry
+            body.transform.previous_position -= offset
         self.contacts = state.contacts()
-        settle_kinematic(self.collision.bodies)
+        self.riders = state.riders
+        update_touching(self.contacts)
+        settle_kinematic(bodies)
 
     def _push_out(self, state: Resolution) -> None:
         """Push apart every pair that overlaps, earliest entry first."""
         bodies = self.collision.bodies
         queue: list[QueueItem] = []
         for a, b in self.collision.pairs:
-            _enqueue(queue, bodies[a], bodies[b])
+            body_a, body_b = bodies[a], bodies[b]
+            if body_a.trigger or body_b.trigger:
+                _report_trigger(state, body_a, body_b)
+            else:
+                _enqueue(queue, body_a, body_b)
         heapq.heapify(queue)
         rounds: dict[tuple[int, int], int] = {}
         while queue:
@@ -126,6 +139,62 @@ class ResponseSystem(esper.Processor):
                 "resolution may be incomplete this step (warned once per system)",
                 a, b, depth, self.max_iterations,
             )
+
+
+def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
+    """Record a contact with a TRIGGER if the pair overlaps; nothing moves."""
+    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before)
+    if contact is not None:
+        state.record(a.entity, b.entity, contact.normal, contact.depth, trigger=True)
+
+
+def carry_riders(bodies: dict[int, Body], riders: dict[int, int], up: Vector2,
+                 rest_speed: float) -> list[tuple[Body, Vector2]]:
+    """Move each body that rode a moving STATIC last step along with it.
+
+    The rider follows the platform's displacement this step along the
+    surface, and also downward when the platform sinks (so it does not bounce
+    down a descending lift); upward, the platform pushes it anyway. A rider
+    leaving the platform faster than ``rest_speed`` px/s (a jump) is not
+    carried. Both the rider's start and end of step move, so its own motion
+    is resolved in the platform's frame; returns (rider, offset) pairs.
+    """
+    carried = []
+    for rider_id, platform_id in riders.items():
+        rider, platform = bodies.get(rider_id), bodies.get(platform_id)
+        if rider is None or platform is None or not platform.moved or rider.trigger:
+            continue
+        moved = platform.transform.position - platform.transform.previous_position
+        rising = rider.physics.velocity.dot(up) if rider.physics else 0.0
+        platform_rising = platform.physics.velocity.dot(up) if platform.physics else 0.0
+        if rising - platform_rising > rest_speed:
+            continue
+        offset = moved - up * max(moved.dot(up), 0.0)
+        rider.transform.position += offset
+        rider.transform.previous_position += offset
+        rider.sync()
+        rider._before = None
+        carried.append((rider, offset))
+    return carried
+
+
+def update_touching(contacts: list[Contact]) -> None:
+    """Set every Touching component's flags from this step's contacts."""
+    touching = dict(esper.get_component(Touching))
+    if not touching:
+        return
+    for flags in touching.values():
+        flags.clear()
+    for contact in contacts:
+        if contact.trigger:
+            continue
+        for entity, toward in ((contact.a, contact.normal), (contact.b, -contact.normal)):
+            flags = touching.get(entity)
+            if flags is not None:
+                flags.down |= toward.y > 0.5
+                flags.up |= toward.y < -0.5
+                flags.right |= toward.x > 0.5
+                flags.left |= toward.x < -0.5
 
 
 def _ordered(first: Body, second: Body) -> tuple[Body, Body]:

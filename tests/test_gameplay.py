@@ -1,0 +1,134 @@
+"""Collision events, TRIGGER colliders, Touching flags and moving platforms."""
+
+import gc
+
+import pytest
+from pygame import Vector2
+
+from components import Collider, ColliderType, Physics, Touching, Transform
+from helpers import DT, box, position, run, velocity, wall
+
+
+def coin(world, x, y, **physics):
+    parts = [Transform((x, y)), Collider((8, 8), type=ColliderType.TRIGGER)]
+    if physics:
+        parts.append(Physics(**physics))
+    return world.create_entity(*parts)
+
+
+def test_handler_may_delete_the_entity_it_is_told_about(make_world):
+    world = make_world()
+    player = box(world, 0, 0, velocity=(300, 0))
+    coins = [coin(world, 12 + 10 * i, 1) for i in range(3)]
+    taken = []
+
+    def take(contact):
+        other = contact.b if contact.a == player else contact.a
+        if other in coins and world.entity_exists(other):
+            taken.append(other)
+            world.delete_entity(other)
+
+    world.on_collision(take)
+    run(world, 12)  # 60 px: across all three coins
+    assert taken == coins
+    assert not any(world.entity_exists(c) for c in coins)
+    assert velocity(world, player) == Vector2(300, 0)  # triggers never change velocities
+
+
+def test_lambda_handler_is_kept_alive_and_two_handlers_both_run(make_world):
+    world = make_world(gravity=(0, 900))
+    wall(world, -50, 100, 200, 20)
+    box(world, 0, 91)
+    seen = []
+    world.on_collision(lambda contact: seen.append(("first", contact.a, contact.b)))
+    world.on_collision(lambda contact: seen.append(("second", contact.a, contact.b)))
+    gc.collect()  # esper's weak handlers would lose a lambda here
+    world.step(DT)
+    assert [tag for tag, _, _ in seen] == ["first", "second"]
+
+
+def test_handler_may_add_components_mid_step(make_world):
+    world = make_world(gravity=(0, 900))
+    wall(world, -50, 100, 200, 20)
+    crate = box(world, 0, 91)
+    world.on_collision(lambda contact: world.has_component(contact.b, Touching)
+                       or world.add_component(contact.b, Touching()))
+    world.step(DT)
+    world.step(DT)
+    assert world.component_for_entity(crate, Touching).down
+
+
+def test_trigger_is_reported_but_never_pushes_or_is_pushed(make_world):
+    world = make_world()
+    zone = world.create_entity(Transform((20, -5)), Collider((30, 30), type=ColliderType.TRIGGER),
+                               Physics(velocity=(-30, 0)))
+    a = box(world, 0, 0, velocity=(120, 0))
+    run(world, 10)
+    assert velocity(world, a) == Vector2(120, 0) and velocity(world, zone) == Vector2(-30, 0)
+    assert position(world, a).x == pytest.approx(20)  # 120 px/s for 10 steps, unhindered
+    assert all(c.trigger for c in world.contacts) and world.contacts
+
+
+def test_fast_body_passing_through_a_trigger_within_one_step_is_reported():
+    from ecs import World
+
+    world = World()  # continuous: the sweep sees the pass
+    c = coin(world, 100, 0)
+    bullet = box(world, 0, 0, w=4, velocity=(12000, 0))  # 200 px per step
+    world.step(DT)
+    assert [(x.a, x.b, x.trigger) for x in world.contacts] == [(c, bullet, True)]
+    assert position(world, bullet).x == pytest.approx(200)
+
+
+def test_touching_flags_follow_the_steps_contacts(make_world):
+    world = make_world(gravity=(0, 900))
+    wall(world, -50, 100, 200, 20)
+    wall(world, 30, 0, 10, 100)
+    player = box(world, 0, 91)
+    world.add_component(player, Touching())
+    flags = world.component_for_entity(player, Touching)
+    world.step(DT)
+    assert (flags.down, flags.up, flags.left, flags.right) == (True, False, False, False)
+    world.component_for_entity(player, Physics).velocity = Vector2(0, -600)  # jump
+    world.step(DT)
+    assert not flags.down
+    for _ in range(8):  # a control system pushing right every step (5 px per step)
+        world.component_for_entity(player, Physics).velocity.x = 300
+        world.step(DT)
+    assert flags.right and not flags.left
+    trigger_world = make_world(gravity=(0, 900))
+    sensor = box(trigger_world, 0, 0)
+    trigger_world.add_component(sensor, Touching())
+    coin(trigger_world, 0, 10)
+    trigger_world.step(DT)
+    assert trigger_world.component_for_entity(sensor, Touching) == Touching()
+
+
+@pytest.mark.parametrize("platform_velocity", [(60, 0), (-45, 0), (0, 60), (0, -60), (40, 30)])
+def test_moving_platform_carries_its_rider(make_world, platform_velocity):
+    world = make_world(gravity=(0, 980))
+    platform = wall(world, 0, 200, 80, 10, velocity=platform_velocity)
+    rider = box(world, 30, 190)
+    world.add_component(rider, Touching())
+    run(world, 30)  # land on the moving platform (a sinking one must catch up first)
+    start_rider, start_platform = Vector2(position(world, rider)), Vector2(position(world, platform))
+    for _ in range(60):
+        world.step(DT)
+        assert world.component_for_entity(rider, Touching).down  # never loses the platform
+        assert position(world, rider).y + 10 == pytest.approx(position(world, platform).y, abs=0.3)
+    carried = position(world, rider) - start_rider
+    moved = position(world, platform) - start_platform
+    assert carried.x == pytest.approx(moved.x, abs=1e-6)  # rides along, no sliding
+    assert velocity(world, rider).x == pytest.approx(0)  # its own velocity stays its own
+
+
+def test_platform_pushes_a_body_instead_of_passing_through_it(make_world):
+    world = make_world(gravity=(0, 980))
+    wall(world, -100, 100, 600, 20)  # ground
+    pusher = wall(world, 0, 60, 20, 40, velocity=(120, 0))
+    crate = box(world, 40, 90)
+    for _ in range(60):
+        world.step(DT)
+        # never inside the platform: pushed ahead of it
+        assert position(world, crate).x >= position(world, pusher).x + 20 - 1e-6
+    assert position(world, crate).x == pytest.approx(position(world, pusher).x + 20, abs=0.5)
