@@ -9,9 +9,11 @@ from typing import Protocol
 
 import pygame
 
+from components import Transform
 from ecs.input import Input
 from ecs.timestep import FixedTimestep
 from ecs.world import World
+from systems.debug import DebugOverlay
 from systems.render import RenderSystem
 
 __all__ = ["Game", "DrawSystem"]
@@ -32,6 +34,7 @@ class Game:
     spirals), then the draw systems run once with the interpolation factor.
     ``headless`` uses SDL's dummy video driver and advances exactly one step
     per frame, so runs are reproducible (tests, servers, screenshots).
+    ``debug_key`` (F1) toggles the debug overlay; ``debug`` starts it shown.
     ``clock`` (seconds, monotonic) can be replaced, e.g. by a fake in tests.
     """
 
@@ -47,6 +50,8 @@ class Game:
         headless: bool = False,
         fps: int = 60,
         clock: Callable[[], float] | None = None,
+        debug: bool = False,
+        debug_key: int = pygame.K_F1,
     ) -> None:
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -58,17 +63,23 @@ class Game:
         self.world = world if world is not None else World()
         self.timestep = FixedTimestep(step, max_steps_per_frame)
         self.background = background
-        self.fps = fps
         self.clock = clock or time.perf_counter
         self.input = Input()
         self.world.insert_resource(self.input)
         self.renderer = RenderSystem(self.world)
         self.draw_systems: list[tuple[int, DrawSystem]] = []
         self.add_draw_system(self.renderer, priority=100)
+        self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
+        self.debug.camera = self.renderer.camera  # one camera for both
+        self.debug_key = debug_key
+        self.add_draw_system(self.debug, priority=-1000)
         self.running = False
         self.frames = 0
         self.steps = 0
-        self._last = None
+        self.frame_timings: dict[str, float] = {}
+        self.fps = 0.0
+        self.target_fps = fps
+        self._last: float | None = None
 
     def add_draw_system(self, system: DrawSystem, priority: int = 0) -> None:
         """Run ``system.draw(surface, alpha)`` every frame; higher priority first
@@ -81,18 +92,37 @@ class Game:
         for event in pygame.event.get():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 self.running = False
+            if event.type == pygame.KEYDOWN and event.key == self.debug_key:
+                self.debug.visible = not self.debug.visible
             self.input.handle(event)
+        timings: dict[str, float] = {}
         steps = self.timestep.advance(elapsed)
         for _ in range(steps):
             self.world.step(self.timestep.step)
             self.input.just_pressed.clear()
+            for name, ms in self.world.timings.items():
+                timings[name] = timings.get(name, 0.0) + ms
         self.steps += steps
         self.screen.fill(self.background)
         for _, system in self.draw_systems:
+            start = time.perf_counter()
             system.draw(self.screen, self.timestep.alpha)
+            name = type(system).__name__
+            timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
         pygame.display.flip()
+        self.frame_timings = timings
         self.frames += 1
         return steps
+
+    def debug_stats(self) -> list[tuple[str, str]]:
+        """Rows for the debug overlay: frame rate, counts, last frame's times."""
+        rows = [
+            ("FPS", f"{self.fps:.0f}"),
+            ("entities", str(len(self.world.get_component(Transform)))),
+            ("contacts", str(len(self.world.contacts))),
+        ]
+        rows += [(name, f"{ms:.2f} ms") for name, ms in self.frame_timings.items() if name != "DebugOverlay"]
+        return rows
 
     def run(self, frames: int | None = None, screenshot: str | None = None) -> None:
         """Loop until quit, or for ``frames`` frames; then save ``screenshot`` (PNG)."""
@@ -100,13 +130,13 @@ class Game:
         ticker = pygame.time.Clock()
         self._last = self.clock()
         while self.running and (frames is None or self.frames < frames):
-            if self.headless:
-                elapsed = self.timestep.step
-            else:
-                ticker.tick(self.fps)
-                now = self.clock()
-                elapsed, self._last = now - self._last, now
-            self.frame(elapsed)
+            if not self.headless:
+                ticker.tick(self.target_fps)
+            now = self.clock()
+            real, self._last = now - self._last, now
+            if real > 0:  # the frame rate shown by the overlay, smoothed
+                self.fps = 1.0 / real if self.fps == 0 else 0.9 * self.fps + 0.1 / real
+            self.frame(self.timestep.step if self.headless else real)
         if screenshot:
             folder = os.path.dirname(screenshot)
             if folder:

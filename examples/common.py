@@ -10,7 +10,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-__all__ = ["parse_args", "Label"]
+__all__ = ["parse_args", "Label", "Autoplay"]
 
 
 def parse_args(doc: str | None, argv: Sequence[str] | None = None,
@@ -47,3 +47,22 @@ class Label:
         for row, line in enumerate(text.splitlines()):
             image = self.font.render(line, True, self.color)
             surface.blit(image, (self.position[0], self.position[1] + row * self.font.get_linesize()))
+
+
+class Autoplay:
+    """Presses and releases keys on a schedule of physics steps (headless demos).
+
+    ``script`` maps a step number to ``(key, down)`` pairs. It posts real
+    pygame KEYDOWN/KEYUP events, so the game's Input sees exactly what a
+    keyboard would send. Add it to the World with a high priority.
+    """
+
+    def __init__(self, script: dict[int, list[tuple[int, bool]]]) -> None:
+        self.script = script
+        self.step = 0
+
+    def process(self, dt: float) -> None:
+        for key, down in self.script.get(self.step, []):
+            kind = pygame.KEYDOWN if down else pygame.KEYUP
+            pygame.event.post(pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0))
+        self.step += 1

@@ -6,7 +6,7 @@ completely inelastic (they leave together at 75 px/s), completely elastic
 twice as massive, elastic (50 and 200 px/s). Walls close each lane, so the
 elastic lanes keep exchanging momentum.
 
-Controls: Esc quits.
+Controls: F1 debug overlay, Esc quits.
 
     python -m examples.momentum
     python -m examples.momentum --headless --frames 300 --screenshot momentum.png

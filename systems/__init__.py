@@ -3,6 +3,7 @@
 from systems.broadphase import SpatialGrid
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
+from systems.debug import DebugOverlay
 from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
 from systems.render import RenderSystem
@@ -12,6 +13,7 @@ __all__ = [
     "Body",
     "CollisionSystem",
     "Contact",
+    "DebugOverlay",
     "MovementSystem",
     "RenderSystem",
     "ResponseSystem",
