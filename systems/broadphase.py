@@ -2,8 +2,8 @@
 
 Each box is stored in every cell it covers, so boxes of any size work; a pair
 sharing several cells is reported only from the cell holding the top-left
-corner of their intersection, so no set of seen pairs is needed and the
-order is deterministic. Building and querying cost grows linearly with the
+corner of their intersection, so no set of seen pairs is needed, and the
+order depends only on the history of inserts, so it is deterministic. Building and querying cost grows linearly with the
 number of boxes as long as the cell size is on the order of a typical box.
 """
 
@@ -34,17 +34,24 @@ def choose_cell_size(extents: Iterable[float], default: float = 64.0) -> float:
     return max(4.0, 4.0 * ordered[len(ordered) // 2])
 
 
-def _covered(box: Box, size: float) -> tuple[range, range]:
-    """Column and row indices of the cells a box covers."""
+Span = tuple[int, int, int, int]
+
+
+def _span(box: Box, size: float) -> Span:
+    """First and last column and row of the cells a box covers."""
     x, y, w, h = box
-    return (
-        range(math.floor(x / size), math.floor((x + w) / size) + 1),
-        range(math.floor(y / size), math.floor((y + h) / size) + 1),
-    )
+    floor = math.floor
+    return floor(x / size), floor(y / size), floor((x + w) / size), floor((y + h) / size)
 
 
 class SpatialGrid:
-    """Boxes filed under the grid cells they cover; ``cell_size`` in px."""
+    """Boxes filed under the grid cells they cover; ``cell_size`` in px.
+
+    The grid persists from step to step: ``insert`` of an entity already
+    filed only re-files it when the cells it covers change, which for most
+    moving bodies they don't, so a step allocates little. ``remove`` drops
+    an entity that is gone.
+    """
 
     def __init__(self, cell_size: float) -> None:
         if not (cell_size > 0 and math.isfinite(cell_size)):
@@ -52,29 +59,42 @@ class SpatialGrid:
         self.cell_size = cell_size
         self.cells: dict[Cell, list[int]] = {}
         self.boxes: dict[int, Box] = {}
+        self.spans: dict[int, Span] = {}
 
     def insert(self, entity: int, box: Box) -> None:
-        """File ``box`` under every cell it covers. Insert in entity order."""
+        """File (or re-file) ``entity`` under every cell ``box`` covers."""
         self.boxes[entity] = box
-        cells = self.cells
-        size = self.cell_size
-        x, y, w, h = box
-        cx, cy = math.floor(x / size), math.floor(y / size)
-        if cx == math.floor((x + w) / size) and cy == math.floor((y + h) / size):
-            members = cells.get((cx, cy))  # the common case: one cell
-            if members is None:
-                cells[(cx, cy)] = [entity]
-            else:
-                members.append(entity)
+        span = _span(box, self.cell_size)
+        old = self.spans.get(entity)
+        if old == span:
             return
-        columns, rows = _covered(box, size)
-        for cx in columns:
-            for cy in rows:
+        if old is not None:
+            self._unfile(entity, old)
+        self.spans[entity] = span
+        cells = self.cells
+        for cx in range(span[0], span[2] + 1):
+            for cy in range(span[1], span[3] + 1):
                 members = cells.get((cx, cy))
                 if members is None:
                     cells[(cx, cy)] = [entity]
                 else:
                     members.append(entity)
+
+    def remove(self, entity: int) -> None:
+        """Forget ``entity``."""
+        span = self.spans.pop(entity, None)
+        if span is not None:
+            self._unfile(entity, span)
+            del self.boxes[entity]
+
+    def _unfile(self, entity: int, span: Span) -> None:
+        cells = self.cells
+        for cx in range(span[0], span[2] + 1):
+            for cy in range(span[1], span[3] + 1):
+                members = cells[(cx, cy)]
+                members.remove(entity)
+                if not members:
+                    del cells[(cx, cy)]
 
     def pairs(self, skip: Collection[int] = ()) -> list[tuple[int, int]]:
         """Every pair (a, b), a < b, whose boxes overlap or touch, each once,
@@ -100,16 +120,16 @@ class SpatialGrid:
                     if floor(left / size) != cx or floor(top / size) != cy:
                         continue
                     if not (a in skip and b in skip):
-                        found.append((a, b))
+                        found.append((a, b) if a < b else (b, a))
         return found
 
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
         x, y, w, h = box
         hits: set[int] = set()
-        columns, rows = _covered(box, self.cell_size)
-        for cx in columns:
-            for cy in rows:
+        first_x, first_y, last_x, last_y = _span(box, self.cell_size)
+        for cx in range(first_x, last_x + 1):
+            for cy in range(first_y, last_y + 1):
                 for entity in self.cells.get((cx, cy), ()):
                     ox, oy, ow, oh = self.boxes[entity]
                     if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:

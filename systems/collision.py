@@ -80,8 +80,14 @@ class CollisionSystem(esper.Processor):
         size = self.cell_size or choose_cell_size(
             max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
         )
-        self.grid = grid = SpatialGrid(size)
-        self.bodies = bodies = gather_bodies(rows, self.bodies, grid)
+        if self.grid.cell_size != size:
+            self.grid = SpatialGrid(size)
+        grid = self.grid
+        previous = self.bodies
+        self.bodies = bodies = gather_bodies(rows, previous, grid)
+        if len(bodies) != len(previous) or bodies.keys() != previous.keys():
+            for gone in sorted(previous.keys() - bodies.keys()):
+                grid.remove(gone)
         self.pairs = grid.pairs({e for e, body in bodies.items() if body.static})
         if any(body.trigger for body in bodies.values()):  # trigger–trigger pairs mean nothing
             self.pairs = [(a, b) for a, b in self.pairs if not (bodies[a].trigger and bodies[b].trigger)]

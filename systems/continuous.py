@@ -91,9 +91,10 @@ class Sweeper:
             if path_a.version == version_a and path_b.version == version_b:
                 self._impact(bodies[a], bodies[b], path_a, path_b, time, normal)
         for entity, path in self.paths.items():
-            body = bodies[entity]
-            body.transform.position.update(path.at(1.0))
-            body.sync()
+            if path.version:  # an untouched path ends where Movement put the body
+                body = bodies[entity]
+                body.transform.position.update(path.at(1.0))
+                body.sync()
 
     def _path(self, body: Body) -> Path:
         """The body's path, made on first use from where Movement took it."""
@@ -202,6 +203,8 @@ class Sweeper:
 
 def _box_at(body: Body, path: Path, time: float) -> tuple[float, float, float, float]:
     """The body's collider box (px) at step fraction ``time``."""
+    if time == 0.0:
+        return body.before  # every path starts where the step started
     where = path.at(time)
     offset = body.collider.offset
     return (where.x + offset.x, where.y + offset.y, body.box[2], body.box[3])

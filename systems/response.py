@@ -55,7 +55,10 @@ class ResponseSystem(esper.Processor):
     along the normal with Coulomb friction along the tangent; contacts
     approaching slower than 2·|gravity|·dt (px/s, ``gravity`` in px/s² as
     given to Movement) are resting and don't bounce.
-    ``contacts`` holds this step's contacts.
+
+    TRIGGER pairs are only recorded. A body resting on a moving STATIC is
+    carried along with it the next step. Touching components are set from
+    the contacts. ``contacts`` holds this step's contacts.
     """
 
     def __init__(self, collision: CollisionSystem, max_iterations: int = 8,

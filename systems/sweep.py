@@ -47,9 +47,11 @@ def _slab(low: float, length: float, other_low: float, other_length: float, move
     return -math.inf, math.inf
 
 
-# Swept AABB: a segment against the Minkowski difference, one slab per axis (seed 000).
-def sweep_boxes(a: Box, b: Box, motion: Vector2) -> Hit | None:
-    """First touch of box a moving by ``motion`` with box b at rest."""
+# Slab test of a moving box against a box at rest: the segment against
+# their Minkowski difference, one slab per axis (seed 000).
+def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
+    """When box a moving by ``motion`` enters box b (negative if it starts
+    inside) and along which axis it enters last; None if it never does."""
     if motion.x == 0.0 and motion.y == 0.0:
         return None
     slabs = [_slab(a[axis], a[axis + 2], b[axis], b[axis + 2], motion[axis]) for axis in (0, 1)]
@@ -61,17 +63,32 @@ def sweep_boxes(a: Box, b: Box, motion: Vector2) -> Hit | None:
         return None
     # The later entry names the face that is hit; on an exact tie (a corner
     # meeting a corner) the vertical face wins, so floors catch landings.
-    axis = 0 if slabs[0][0] > slabs[1][0] else 1
+    return entry, (0 if slabs[0][0] > slabs[1][0] else 1)
+
+
+def _face(entry: float, axis: int, motion: Vector2) -> tuple[float, Vector2] | None:
+    """Time (clamped to 0 when merely touching) and normal of a face hit; None
+    when the shapes already overlap at the start."""
     if entry < 0.0:
         if -entry * abs(motion[axis]) > TOUCH_EPSILON:
-            return None  # already overlapping at the start
+            return None
         entry = 0.0
     normal = Vector2()
     normal[axis] = 1.0 if motion[axis] > 0 else -1.0
-    other = 1 - axis
-    low = a[other] + motion[other] * entry
+    return entry, normal
+
+
+def sweep_boxes(a: Box, b: Box, motion: Vector2) -> Hit | None:
+    """First touch of box a moving by ``motion`` with box b at rest."""
+    entered = _entry(a, b, motion)
+    face = entered and _face(*entered, motion)
+    if not face:
+        return None
+    time, normal = face
+    other = 1 - entered[1]
+    low = a[other] + motion[other] * time
     surface = min(low + a[other + 2], b[other] + b[other + 2]) - max(low, b[other])
-    return Hit(entry, normal, max(surface, 0.0))
+    return Hit(time, normal, max(surface, 0.0))
 
 
 # Swept spheres: the quadratic |d + m·t|² = (ra + rb)² (seed 001).
@@ -110,29 +127,15 @@ def sweep_circles(centre_a: Vector2, radius_a: float, centre_b: Vector2, radius_
 # Voronoi region of the hit point decides face or corner (seed 002).
 def sweep_circle_box(centre: Vector2, radius: float, box: Box, motion: Vector2) -> Hit | None:
     """First touch of circle a moving by ``motion`` with box b at rest."""
-    if motion.x == 0.0 and motion.y == 0.0:
-        return None
     grown = (box[0] - radius, box[1] - radius, box[2] + 2 * radius, box[3] + 2 * radius)
-    point = (centre.x, centre.y, 0.0, 0.0)
-    slabs = [_slab(point[axis], 0.0, grown[axis], grown[axis + 2], motion[axis]) for axis in (0, 1)]
-    if slabs[0] is None or slabs[1] is None:
+    entered = _entry((centre.x, centre.y, 0.0, 0.0), grown, motion)
+    if entered is None:
         return None
-    entry = max(slabs[0][0], slabs[1][0])
-    leave = min(slabs[0][1], slabs[1][1])
-    if entry >= leave or entry > 1.0 or leave <= 0.0:
-        return None
-    where = centre + motion * max(entry, 0.0)
-    corner = _corner_region(where, box)
+    corner = _corner_region(centre + motion * max(entered[0], 0.0), box)
     if corner is not None:
         return sweep_circles(centre, radius, corner, 0.0, motion)
-    axis = 0 if slabs[0][0] > slabs[1][0] else 1
-    if entry < 0.0:
-        if -entry * abs(motion[axis]) > TOUCH_EPSILON:
-            return None  # already overlapping a face at the start
-        entry = 0.0
-    normal = Vector2()
-    normal[axis] = 1.0 if motion[axis] > 0 else -1.0
-    return Hit(entry, normal, 0.0)
+    face = _face(*entered, motion)
+    return Hit(face[0], face[1], 0.0) if face else None
 
 
 def _corner_region(point: Vector2, box: Box) -> Vector2 | None:

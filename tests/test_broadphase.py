@@ -50,3 +50,21 @@ def test_skip_filters_pairs_and_cell_size_follows_median():
     assert grid.pairs({1}) == [(1, 2)]
     assert choose_cell_size([8, 8, 100]) == 4 * 8
     assert choose_cell_size([]) == 64.0
+
+
+@given(boxes, boxes, st.sets(st.integers(1, 40)))
+def test_refiling_and_removing_keeps_pairs_exact(first, second, gone):
+    grid = SpatialGrid(16.0)
+    for entity, b in enumerate(first, start=1):
+        grid.insert(entity, b)
+    current = dict(enumerate(first, start=1))
+    for entity, b in enumerate(second, start=1):  # move some, add others
+        grid.insert(entity, b)
+        current[entity] = b
+    for entity in gone:
+        grid.remove(entity)
+        current.pop(entity, None)
+    ids = sorted(current)
+    expected = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:] if _touch(current[a], current[b])]
+    assert sorted(grid.pairs()) == expected
+    assert all(members for members in grid.cells.values())  # no empty cells left behind

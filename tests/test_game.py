@@ -1,0 +1,85 @@
+"""Game: quitting, drawing once per frame between physics states, input, overlay."""
+
+import pygame
+import pytest
+
+from components import Collider, Physics, Sprite, Transform
+from ecs import Game, Input, World
+
+STEP = 1 / 60
+
+
+def make_game(**options):
+    return Game(World(), size=(120, 60), headless=True, **options)
+
+
+def post_key(kind, key):
+    pygame.event.post(pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0))
+
+
+@pytest.mark.parametrize("event", [
+    pygame.event.Event(pygame.QUIT),
+    pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0),
+])
+def test_window_close_or_escape_quits_cleanly(event):
+    game = make_game()
+    pygame.event.clear()
+
+    class QuitLater:
+        def process(self, dt):
+            if game.steps == 5:
+                pygame.event.post(event)
+
+    game.world.add_system(QuitLater())
+    game.run(frames=100)
+    assert game.frames == 7 and not game.running  # posted during frame 6, seen in frame 7
+
+
+def test_draw_systems_run_once_per_frame_whatever_the_step_count():
+    game = make_game()
+    draws = []
+
+    class Count:
+        def draw(self, surface, alpha):
+            draws.append(alpha)
+
+    game.add_draw_system(Count())
+    for elapsed in (0.0, STEP, 3 * STEP, STEP / 2):
+        game.frame(elapsed)
+    assert len(draws) == 4 and game.steps == 4
+    assert draws[-1] == pytest.approx(0.5)
+
+
+def test_sprites_are_drawn_between_the_last_two_physics_states():
+    game = make_game(background=(0, 0, 0))
+    game.world.create_entity(Transform((0, 20)), Collider((10, 10)), Physics(velocity=(1200, 0)),
+                             Sprite((255, 0, 0)))
+    game.frame(STEP * 1.5)  # one step: x from 0 to 20, then half a step left over
+    red = [x for x in range(120) if game.screen.get_at((x, 25))[:3] == (255, 0, 0)]
+    assert (red[0], red[-1]) == (10, 19)  # drawn at 0 + 20·0.5 = 10, 10 px wide
+
+
+def test_input_comes_from_events_and_presses_last_until_a_step():
+    game = make_game()
+    keys = game.world.resource(Input)
+    assert keys is game.input
+    post_key(pygame.KEYDOWN, pygame.K_SPACE)
+    game.frame(0.0)  # no step this frame: the press must not be lost
+    assert keys.is_held(pygame.K_SPACE) and keys.was_pressed(pygame.K_SPACE)
+    game.frame(STEP)
+    assert keys.is_held(pygame.K_SPACE) and not keys.was_pressed(pygame.K_SPACE)
+    post_key(pygame.KEYUP, pygame.K_SPACE)
+    game.frame(STEP)
+    assert not keys.is_held(pygame.K_SPACE)
+    assert keys.axis(pygame.K_LEFT, pygame.K_RIGHT) == 0
+
+
+def test_f1_toggles_the_debug_overlay_and_its_panel_lists_system_times():
+    game = make_game()
+    assert not game.debug.visible
+    post_key(pygame.KEYDOWN, pygame.K_F1)
+    game.frame(STEP)
+    assert game.debug.visible
+    rows = dict(game.debug_stats())
+    for name in ("FPS", "MovementSystem", "CollisionSystem", "ResponseSystem", "RenderSystem"):
+        assert name in rows
