@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 import esper
+from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Shape, Transform
 from systems.broadphase import SpatialGrid, choose_cell_size
@@ -47,6 +48,14 @@ class Body:
             start, offset, size = self.transform.previous_position, self.collider.offset, self.box
             self._before = (start.x + offset.x, start.y + offset.y, size[2], size[3])
         return self._before
+
+    def shift(self, offset: Vector2) -> None:
+        """Move the body's whole step by ``offset`` px: where it started and
+        where it is (a rider carried by a platform)."""
+        self.transform.position += offset
+        self.transform.previous_position += offset
+        self._before = None
+        self.sync()
 
     def sync(self) -> None:
         """Recompute ``box`` from the transform after the position changed."""

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from components import Collider, Sprite, Transform
+from components import Collider, Shape, Sprite, Transform
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -43,12 +43,8 @@ class RenderSystem:
             rect = pygame.Rect(round(where.x), round(where.y), round(size.x), round(size.y))
             if sprite.image is not None:
                 surface.blit(sprite.image, rect)
-            elif _is_round(collider):
+            elif collider is not None and collider.shape is Shape.CIRCLE:
                 pygame.draw.ellipse(surface, sprite.color, rect)
             else:
                 pygame.draw.rect(surface, sprite.color, rect)
 
-
-def _is_round(collider: Collider | None) -> bool:
-    shape = getattr(collider, "shape", None)
-    return shape is not None and shape.name == "CIRCLE"

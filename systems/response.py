@@ -173,10 +173,7 @@ def carry_riders(bodies: dict[int, Body], riders: dict[int, int], up: Vector2,
         if rising - platform_rising > rest_speed:
             continue
         offset = moved - up * max(moved.dot(up), 0.0)
-        rider.transform.position += offset
-        rider.transform.previous_position += offset
-        rider.sync()
-        rider._before = None
+        rider.shift(offset)
         carried.append((rider, offset))
     return carried
 
