@@ -197,3 +197,19 @@ def test_fast_bodies_never_leave_a_closed_arena_or_sink_into_its_walls(specs, gr
         assert all(math.isfinite(c) for c in (p.x, p.y, v.x, v.y))
         assert -0.02 <= p.x and p.x + d <= side + 0.02
         assert -0.02 <= p.y and p.y + d <= side + 0.02
+
+
+def test_same_time_impacts_take_the_larger_surface_first():
+    # Seed 000's crack: moving (20, 20) px per step from (80, 30), the box
+    # meets the wall face x = 100 at t = 0.5, exactly when its bottom edge
+    # reaches the seam y = 50 between two wall tiles. The lower tile's top
+    # edge is hit at the same instant with zero surface; taking it first
+    # (its id is lower) would stop the fall. The upper tile's face, 10 px of
+    # surface, must win: x stops, y goes on.
+    world = World()
+    wall(world, 100, 50, 16, 50)  # lower tile, created first
+    wall(world, 100, 0, 16, 50)
+    a = box(world, 80, 30, velocity=(1200, 1200))
+    world.step(DT)
+    assert velocity(world, a) == Vector2(0, 1200)
+    assert position(world, a) == Vector2(90, 50)
