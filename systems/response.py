@@ -203,8 +203,9 @@ def _ordered(first: Body, second: Body) -> tuple[Body, Body]:
 
 def _enqueue(queue: list[QueueItem], a: Body, b: Body, heap: bool = False) -> None:
     """Queue the pair if it overlaps: earliest entry first, then larger
-    contact surface (seed 000's crack cure), then entity ids."""
-    if a.static and b.static:
+    contact surface (seed 000's crack cure), then entity ids. TRIGGER pairs
+    are never pushed (see _report_trigger)."""
+    if (a.static and b.static) or a.trigger or b.trigger:
         return
     ax, ay, aw, ah = a.box
     bx, by, bw, bh = b.box

@@ -132,3 +132,14 @@ def test_platform_pushes_a_body_instead_of_passing_through_it(make_world):
         # never inside the platform: pushed ahead of it
         assert position(world, crate).x >= position(world, pusher).x + 20 - 1e-6
     assert position(world, crate).x == pytest.approx(position(world, pusher).x + 20, abs=0.5)
+
+
+def test_a_pushed_body_never_pushes_a_trigger_beside_it(make_world):
+    world = make_world()
+    zone = coin(world, 14, 0)
+    a = box(world, 0, 0)
+    b = box(world, 6, 0)  # spawned 4 px inside a: pushed apart, b toward the coin
+    world.step(DT)
+    assert position(world, zone) == Vector2(14, 0)
+    assert position(world, b).x > position(world, a).x + 9.99
+    assert any(c.trigger for c in world.contacts)
