@@ -82,65 +82,68 @@ class CollisionSystem(esper.Processor):
         self.bodies: dict[int, Body] = {}
         self.pairs: list[tuple[int, int]] = []
         self.grid = SpatialGrid(64.0)
+        self._sources: tuple[object, object] | None = None
 
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step."""
-        rows = sorted(esper.get_components(Transform, Collider), key=itemgetter(0))
-        size = self.cell_size or choose_cell_size(
-            max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
-        )
-        if self.grid.cell_size != size:
-            self.grid = SpatialGrid(size)
-        grid = self.grid
-        previous = self.bodies
-        self.bodies = bodies = gather_bodies(rows, previous, grid)
-        if len(bodies) != len(previous) or bodies.keys() != previous.keys():
-            for gone in sorted(previous.keys() - bodies.keys()):
-                grid.remove(gone)
-        self.pairs = grid.pairs({e for e, body in bodies.items() if body.static})
+        # esper hands back the same cached lists until an entity or component
+        # is added or removed; then the bodies can simply be refreshed.
+        sources = (esper.get_components(Transform, Collider), esper.get_component(Physics))
+        if sources[0] is not None and self._sources is not None and all(
+                new is old for new, old in zip(sources, self._sources)):
+            for body in self.bodies.values():
+                refresh(body, self.grid)
+        else:
+            self._sources = sources
+            self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+        bodies = self.bodies
+        self.pairs = self.grid.pairs({e for e, body in bodies.items() if body.static})
         if any(body.trigger for body in bodies.values()):  # trigger–trigger pairs mean nothing
             self.pairs = [(a, b) for a, b in self.pairs if not (bodies[a].trigger and bodies[b].trigger)]
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
 
+    def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
+                 physics_of: dict[int, Physics]) -> None:
+        """Bodies for this step's colliders, reusing last step's where the
+        entity kept the same components, and the grid to match."""
+        size = self.cell_size or choose_cell_size(
+            max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
+        )
+        if self.grid.cell_size != size:
+            self.grid = SpatialGrid(size)
+        previous, bodies = self.bodies, {}
+        for entity, (transform, collider) in rows:
+            physics = physics_of.get(entity)
+            body = previous.get(entity)
+            if (body is None or body.transform is not transform
+                    or body.collider is not collider or body.physics is not physics):
+                body = Body(entity, transform, collider, physics)
+            refresh(body, self.grid)
+            bodies[entity] = body
+        for gone in sorted(previous.keys() - bodies.keys()):
+            self.grid.remove(gone)
+        self.bodies = bodies
 
-def gather_bodies(
-    rows: list[tuple[int, tuple[Transform, Collider]]],
-    previous: dict[int, Body],
-    grid: SpatialGrid,
-) -> dict[int, Body]:
-    """Each (entity, (Transform, Collider)) row as a Body, filed in ``grid``
-    under its swept bounds.
 
-    Bodies from ``previous`` (the last step's) are reused when the entity
-    still has the same components: fewer allocations per step keep Python's
-    garbage collector, whose work grows with the heap, out of the way.
-    """
-    physics_of = dict(esper.get_component(Physics))
-    bodies: dict[int, Body] = {}
-    for entity, (transform, collider) in rows:
-        physics = physics_of.get(entity)
-        body = previous.get(entity)
-        if (body is None or body.transform is not transform
-                or body.collider is not collider or body.physics is not physics):
-            body = Body(entity, transform, collider, physics)
-        else:
-            if body.neighbours:
-                body.neighbours.clear()
-            body._before = None
-        # Type and mass may be changed in place between steps: read them anew.
-        body.static = static = collider.type is ColliderType.STATIC
-        body.trigger = trigger = collider.type is ColliderType.TRIGGER
-        body.round = collider.shape is Shape.CIRCLE
-        body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
-        start, now, offset = transform.previous_position, transform.position, collider.offset
-        w, h = collider.size
-        x, y = now.x + offset.x, now.y + offset.y
-        body.box = (x, y, w, h)
-        body.moved = now != start
-        # Swept bounds: the union of the box at the start and at the end.
-        dx, dy = start.x - now.x, start.y - now.y
-        grid.insert(entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)))
-        bodies[entity] = body
-    return bodies
+def refresh(body: Body, grid: SpatialGrid) -> None:
+    """Read a body's components for this step and file it in ``grid`` under
+    its swept bounds. Type, shape and mass are read anew each step: they may
+    be changed in place between steps."""
+    if body.neighbours:
+        body.neighbours.clear()
+    body._before = None
+    collider, transform, physics = body.collider, body.transform, body.physics
+    body.static = static = collider.type is ColliderType.STATIC
+    body.trigger = trigger = collider.type is ColliderType.TRIGGER
+    body.round = collider.shape is Shape.CIRCLE
+    body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
+    start, now, offset = transform.previous_position, transform.position, collider.offset
+    w, h = collider.size
+    x, y = now.x + offset.x, now.y + offset.y
+    body.box = (x, y, w, h)
+    body.moved = now != start
+    # Swept bounds: the union of the box at the start and at the end.
+    dx, dy = start.x - now.x, start.y - now.y
+    grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)))
