@@ -20,9 +20,10 @@ __all__ = ["Game", "DrawSystem"]
 
 
 class DrawSystem(Protocol):
-    """Anything with ``draw(surface, alpha)``; runs once per frame."""
+    """A system of the frame schedule: ``process(surface, alpha)`` runs once per
+    frame (an ``esper.Processor`` subclass, or anything with that method)."""
 
-    def draw(self, surface: pygame.Surface, alpha: float) -> None: ...
+    def process(self, surface: pygame.Surface, alpha: float) -> None: ...
 
 
 class Game:
@@ -82,8 +83,9 @@ class Game:
         self._last: float | None = None
 
     def add_draw_system(self, system: DrawSystem, priority: int = 0) -> None:
-        """Run ``system.draw(surface, alpha)`` every frame; higher priority first
-        (the sprite renderer has 100, so overlays go below it)."""
+        """Run ``system.process(surface, alpha)`` every frame, after physics;
+        higher priority first (the sprite renderer has 100, so overlays and
+        text go below it)."""
         self.draw_systems.append((priority, system))
         self.draw_systems.sort(key=lambda item: -item[0])
 
@@ -106,7 +108,7 @@ class Game:
         self.screen.fill(self.background)
         for _, system in self.draw_systems:
             start = time.perf_counter()
-            system.draw(self.screen, self.timestep.alpha)
+            system.process(self.screen, self.timestep.alpha)
             name = type(system).__name__
             timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
         pygame.display.flip()

@@ -45,7 +45,7 @@ class System(Protocol):
 CollisionHandler = Callable[[Contact], Any]
 
 
-class CollisionEvents:
+class CollisionEvents(esper.Processor):
     """Calls the World's collision handlers with each contact of the step.
 
     Runs right after Response. Handlers are held by strong references (esper's

@@ -15,7 +15,7 @@ Headless runs let the paddle follow the ball.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import esper
@@ -114,11 +114,14 @@ def build(world: World, auto: bool) -> dict[str, int]:
     return state
 
 
-class _Every:
+class _Every(esper.Processor):
     """Adapts a function of ``dt`` into a system."""
 
-    def __init__(self, function) -> None:
-        self.process = function
+    def __init__(self, function: Callable[[float], None]) -> None:
+        self.function = function
+
+    def process(self, dt: float) -> None:
+        self.function(dt)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

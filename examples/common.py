@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import esper  # noqa: E402
 import pygame  # noqa: E402
 
 __all__ = ["parse_args", "Label", "Autoplay"]
@@ -32,7 +33,7 @@ def parse_args(doc: str | None, argv: Sequence[str] | None = None,
     return args
 
 
-class Label:
+class Label(esper.Processor):
     """A draw system that writes text; ``text`` may be a callable for live values."""
 
     def __init__(self, text: str | Callable[[], str], position: tuple[int, int],
@@ -42,14 +43,14 @@ class Label:
         self.color = color
         self.font = pygame.font.Font(None, size)
 
-    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+    def process(self, surface: pygame.Surface, alpha: float) -> None:
         text = self.text() if callable(self.text) else self.text
         for row, line in enumerate(text.splitlines()):
             image = self.font.render(line, True, self.color)
             surface.blit(image, (self.position[0], self.position[1] + row * self.font.get_linesize()))
 
 
-class Autoplay:
+class Autoplay(esper.Processor):
     """Presses and releases keys on a schedule of physics steps (headless demos).
 
     ``script`` maps a step number to ``(key, down)`` pairs. It posts real

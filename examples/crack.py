@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
+import esper
 import pygame
 from pygame import Vector2
 
@@ -31,7 +32,7 @@ WIDTH, HEIGHT = 800, 480
 SPEEDS = [90.0, 180.0, 300.0]  # px/s along the surface
 
 
-class Trails:
+class Trails(esper.Processor):
     """Draws where each box has been, and its speed along its surface."""
 
     def __init__(self, world: World, boxes: list[tuple[int, int]]) -> None:
@@ -39,7 +40,7 @@ class Trails:
         self.points = {entity: deque(maxlen=120) for entity, _ in boxes}
         self.font = pygame.font.Font(None, 18)
 
-    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+    def process(self, surface: pygame.Surface, alpha: float) -> None:
         for entity, axis in self.boxes:
             transform = self.world.component_for_entity(entity, Transform)
             centre = transform.position + Vector2(6, 6)
@@ -54,7 +55,7 @@ class Trails:
             surface.blit(text, centre + (Vector2(-20, -26) if axis == 0 else Vector2(-70, -4)))
 
 
-class Wrap:
+class Wrap(esper.Processor):
     """Send boxes that slid off the end back to the start."""
 
     def __init__(self, world: World, boxes: list[tuple[int, int]], starts: dict[int, Vector2]) -> None:
@@ -95,7 +96,7 @@ def build(world: World) -> tuple[list[tuple[int, int]], dict[int, Vector2]]:
     return boxes, starts
 
 
-class PushRight:
+class PushRight(esper.Processor):
     """Sideways gravity (900 px/s²) for the wall sliders: presses them into the wall."""
 
     def __init__(self, world: World, entities: list[int]) -> None:

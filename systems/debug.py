@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import esper
 import pygame
 
 from components import Collider, ColliderType, Shape, Transform
@@ -23,7 +24,7 @@ NORMAL_COLOR = (255, 80, 80)
 NORMAL_LENGTH = 14  # px
 
 
-class DebugOverlay:
+class DebugOverlay(esper.Processor):
     """A draw system showing what the physics sees.
 
     Collider outlines coloured by type (STATIC blue-grey, SOLID green,
@@ -40,7 +41,7 @@ class DebugOverlay:
         self.camera = pygame.Vector2()  # px, subtracted like the renderer's
         self.font = pygame.font.Font(None, 18)
 
-    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+    def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw the overlay if visible."""
         if not self.visible:
             return

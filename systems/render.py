@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import esper
 import pygame
 
 from components import Collider, Shape, Sprite, Transform
@@ -14,13 +15,13 @@ if TYPE_CHECKING:
 __all__ = ["RenderSystem"]
 
 
-class RenderSystem:
+class RenderSystem(esper.Processor):
     """Draw every entity with Transform and Sprite, lower layers first.
 
-    A draw system (see ``Game.add_draw_system``): it runs once per frame, not
-    once per physics step, and places each sprite at ``previous_position +
-    (position − previous_position) · alpha`` so motion stays smooth when the
-    frame rate and the physics rate differ. Sprites without a size take their
+    A draw system (see ``Game.add_draw_system``): ``process(surface, alpha)``
+    runs once per frame, not once per physics step, and places each sprite at
+    ``previous_position + (position − previous_position) · alpha`` so motion
+    stays smooth when the frame rate and the physics rate differ. Sprites without a size take their
     Collider's; ``camera`` (px) is subtracted from every position.
     """
 
@@ -28,7 +29,7 @@ class RenderSystem:
         self.world = world
         self.camera = pygame.Vector2()
 
-    def draw(self, surface: pygame.Surface, alpha: float) -> None:
+    def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw all visible sprites onto ``surface``."""
         rows = []
         for entity, (transform, sprite) in self.world.get_components(Transform, Sprite):

@@ -40,7 +40,7 @@ def test_draw_systems_run_once_per_frame_whatever_the_step_count():
     draws = []
 
     class Count:
-        def draw(self, surface, alpha):
+        def process(self, surface, alpha):
             draws.append(alpha)
 
     game.add_draw_system(Count())
