@@ -83,3 +83,21 @@ def test_f1_toggles_the_debug_overlay_and_its_panel_lists_system_times():
     rows = dict(game.debug_stats())
     for name in ("FPS", "MovementSystem", "CollisionSystem", "ResponseSystem", "RenderSystem"):
         assert name in rows
+
+
+def test_layers_draw_in_order_and_images_replace_colours():
+    game = make_game(background=(0, 0, 0))
+    image = pygame.Surface((10, 10))
+    image.fill((0, 0, 255))
+    top = game.world.create_entity(Transform((0, 0)), Sprite((255, 0, 0), size=(20, 20), layer=2))
+    game.world.create_entity(Transform((5, 5)), Sprite((0, 255, 0), size=(20, 20), layer=1))
+    game.world.create_entity(Transform((40, 0)), Sprite(image=image, layer=0))
+    game.frame(0.0)
+    assert game.screen.get_at((10, 10))[:3] == (255, 0, 0)  # layer 2 over layer 1
+    assert game.screen.get_at((22, 22))[:3] == (0, 255, 0)
+    assert game.screen.get_at((45, 5))[:3] == (0, 0, 255)  # the image, not the default white
+    with pytest.raises(ValueError, match="color"):
+        Sprite((300, 0, 0))
+    with pytest.raises(ValueError, match="layer"):
+        Sprite(layer=1.5)
+    assert game.world.entity_exists(top)
