@@ -145,3 +145,7 @@ class Game:
                 os.makedirs(folder, exist_ok=True)
             pygame.image.save(self.screen, screenshot)
         self.running = False
+
+    def close(self) -> None:
+        """Close the window (after ``run`` returns); the World is left intact."""
+        pygame.display.quit()

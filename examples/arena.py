@@ -60,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     game = Game(world, size=(WIDTH, HEIGHT), title="arena", headless=args.headless, debug=True)
     build(world, args.count)
     game.run(frames=args.frames, screenshot=args.screenshot)
+    game.close()
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     game.add_draw_system(Label(lambda: f"score {state['score']}   missed {state['lost']}", (30, 28)),
                          priority=0)
     game.run(frames=args.frames, screenshot=args.screenshot)
+    game.close()
 
 
 if __name__ == "__main__":

@@ -116,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     game.add_draw_system(Label("floors of 16 px tiles, gravity down", (20, 40)), priority=0)
     game.add_draw_system(Label("walls of 16 px tiles,\npushed right", (430, 440)), priority=0)
     game.run(frames=args.frames, screenshot=args.screenshot)
+    game.close()
 
 
 if __name__ == "__main__":

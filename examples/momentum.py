@@ -54,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     game = Game(size=(WIDTH, 30 + LANE_HEIGHT * len(LANES)), title="momentum", headless=args.headless)
     build(game.world, game)
     game.run(frames=args.frames, screenshot=args.screenshot)
+    game.close()
 
 
 if __name__ == "__main__":

@@ -156,6 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     game.add_draw_system(Label(lambda: f"coins: {state['score']}", (40, 40), size=28), priority=0)
     game.add_draw_system(Label("arrows run, space jumps, F1 debug", (40, 68)), priority=0)
     game.run(frames=args.frames, screenshot=args.screenshot)
+    game.close()
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ def test_window_close_or_escape_quits_cleanly(event):
     game.world.add_system(QuitLater())
     game.run(frames=100)
     assert game.frames == 7 and not game.running  # posted during frame 6, seen in frame 7
+    game.close()
+    assert not pygame.display.get_init()
 
 
 def test_draw_systems_run_once_per_frame_whatever_the_step_count():
