@@ -89,8 +89,7 @@ class CollisionSystem(esper.Processor):
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
         sources = (esper.get_components(Transform, Collider), esper.get_component(Physics))
-        if sources[0] is not None and self._sources is not None and all(
-                new is old for new, old in zip(sources, self._sources)):
+        if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             for body in self.bodies.values():
                 refresh(body, self.grid)
         else:
@@ -103,6 +102,16 @@ class CollisionSystem(esper.Processor):
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
+
+    def candidates(self, body: Body, box: Box) -> list[int]:
+        """Entities ``body`` may touch within ``box`` (px): its broad-phase
+        partners while ``box`` stays inside the bounds it was filed under,
+        otherwise a fresh grid query."""
+        x, y, w, h = box
+        bx, by, bw, bh = self.grid.boxes[body.entity]
+        if bx <= x and by <= y and x + w <= bx + bw and y + h <= by + bh:
+            return body.neighbours
+        return [e for e in self.grid.query(box) if e != body.entity]
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pygame import Vector2
 
 from systems.collision import Body, CollisionSystem
-from systems.geometry import boxes_overlap
+from systems.geometry import boxes_overlap, union_box
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
 
@@ -183,22 +183,11 @@ class Sweeper:
     def _resweep(self, body: Body, path: Path, now: float) -> None:
         """Schedule the impacts of a changed path with the body's neighbours."""
         bodies = self.collision.bodies
-        start, end = _box_at(body, path, now), _box_at(body, path, 1.0)
-        bx, by, bw, bh = self.collision.grid.boxes[body.entity]
-        inside = all(bx <= box[0] and by <= box[1] and box[0] + box[2] <= bx + bw
-                     and box[1] + box[3] <= by + bh for box in (start, end))
-        others = body.neighbours if inside else self._query(start, end, body.entity)
-        for entity in others:
+        reach = union_box(_box_at(body, path, now), _box_at(body, path, 1.0))
+        for entity in self.collision.candidates(body, reach):
             other = bodies[entity]
             first, second = (body, other) if body.entity < entity else (other, body)
             self._schedule(first, second, now)
-
-    def _query(self, start, end, entity: int) -> list[int]:
-        left, top = min(start[0], end[0]), min(start[1], end[1])
-        right = max(start[0] + start[2], end[0] + end[2])
-        bottom = max(start[1] + start[3], end[1] + end[3])
-        found = self.collision.grid.query((left, top, right - left, bottom - top))
-        return [e for e in found if e != entity]
 
 
 def _box_at(body: Body, path: Path, time: float) -> tuple[float, float, float, float]:

@@ -38,8 +38,7 @@ class Resolution:
       energy into whatever it meets.
     """
 
-    def __init__(self, bodies: dict[int, Body], rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
-        self.bodies = bodies
+    def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
         self.rest_speed = rest_speed
         self.up = up
         self.riders: dict[int, int] = {}

@@ -80,7 +80,7 @@ class ResponseSystem(esper.Processor):
         bodies = self.collision.bodies
         up = -self.gravity.normalize() if self.gravity.length_squared() else Vector2()
         # Approaching slower than gravity adds in two steps is resting contact.
-        state = Resolution(bodies, 2.0 * self.gravity.length() * dt, up)
+        state = Resolution(2.0 * self.gravity.length() * dt, up)
         carried = carry_riders(bodies, self.riders, up, state.rest_speed)
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
@@ -122,17 +122,8 @@ class ResponseSystem(esper.Processor):
             # A repeat overshoots by the slop, so chains end instead of halving forever.
             depth = contact.depth + (RESOLVE_SLOP if done else 0.0)
             for body in state.push_apart(body_a, body_b, contact.normal, depth):
-                for other in self.neighbours(body):
+                for other in self.collision.candidates(body, body.box):
                     _enqueue(queue, *_ordered(body, bodies[other]), heap=True)
-
-    def neighbours(self, body: Body) -> list[int]:
-        """Entities a body may now touch: its broad-phase partners, or a fresh
-        grid query if it has left the bounds it was filed under."""
-        x, y, w, h = body.box
-        bx, by, bw, bh = self.collision.grid.boxes[body.entity]
-        if bx <= x and by <= y and x + w <= bx + bw and y + h <= by + bh:
-            return body.neighbours
-        return [e for e in self.collision.grid.query(body.box) if e != body.entity]
 
     def _warn_once(self, a: int, b: int, depth: float) -> None:
         if not self._warned:
