@@ -1,4 +1,9 @@
-"""What every example shares: its command line and on-screen text."""
+"""What every example shares: its command line, on-screen text, scripted keys.
+
+Run on its own, it prints the options every scene accepts:
+
+    python -m examples.common
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import esper  # noqa: E402
 import pygame  # noqa: E402
 
-__all__ = ["parse_args", "Label", "Autoplay"]
+__all__ = ["parse_args", "Label", "Autoplay", "main"]
 
 
 def parse_args(doc: str | None, argv: Sequence[str] | None = None,
@@ -67,3 +72,13 @@ class Autoplay(esper.Processor):
             kind = pygame.KEYDOWN if down else pygame.KEYUP
             pygame.event.post(pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0))
         self.step += 1
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Print the command-line options shared by every example scene."""
+    parse_args("Options every example scene accepts (python -m examples.<name> ...).",
+                ["--help"] if argv is None else argv)
+
+
+if __name__ == "__main__":
+    main()

@@ -28,3 +28,10 @@ def test_examples_lists_every_scene():
     out = subprocess.run([sys.executable, "-m", "examples"], capture_output=True, text=True, check=True)
     for name in scenes():
         assert name in out.stdout
+
+
+def test_common_prints_the_options_every_scene_accepts():
+    out = subprocess.run([sys.executable, "-m", "examples.common"], capture_output=True, text=True)
+    assert out.returncode == 0
+    for option in ("--headless", "--frames", "--screenshot"):
+        assert option in out.stdout
