@@ -1,5 +1,10 @@
 """Components: plain dataclasses holding data and validation only."""
 
+import os
+
+# pygame prints a banner on import; a library built on it stays quiet.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from components.collider import Collider, ColliderType, Shape
 from components.physics import Physics
 from components.sprite import Sprite

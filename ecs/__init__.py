@@ -1,5 +1,10 @@
 """ecs: the World that ties esper, the components and the systems together."""
 
+import os
+
+# pygame prints a banner on import; a library built on it stays quiet.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from ecs.game import DrawSystem, Game
 from ecs.input import Input
 from ecs.timestep import FixedTimestep

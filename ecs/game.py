@@ -89,8 +89,12 @@ class Game:
         self.draw_systems.append((priority, system))
         self.draw_systems.sort(key=lambda item: -item[0])
 
-    def frame(self, elapsed: float) -> int:
-        """Run one frame worth ``elapsed`` seconds; return physics steps run."""
+    def frame(self, elapsed: float, alpha: float | None = None) -> int:
+        """Run one frame worth ``elapsed`` seconds; return physics steps run.
+
+        Draw systems get ``alpha`` in [0, 1] (by default the timestep's: how
+        far the leftover time reaches into the next step; 1.0 draws the state
+        after the last step)."""
         for event in pygame.event.get():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 self.running = False
@@ -106,9 +110,11 @@ class Game:
                 timings[name] = timings.get(name, 0.0) + ms
         self.steps += steps
         self.screen.fill(self.background)
+        if alpha is None:
+            alpha = self.timestep.alpha
         for _, system in self.draw_systems:
             start = time.perf_counter()
-            system.process(self.screen, self.timestep.alpha)
+            system.process(self.screen, alpha)
             name = type(system).__name__
             timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
         pygame.display.flip()
@@ -127,18 +133,26 @@ class Game:
         return rows
 
     def run(self, frames: int | None = None, screenshot: str | None = None) -> None:
-        """Loop until quit, or for ``frames`` frames; then save ``screenshot`` (PNG)."""
+        """Loop until quit, or for ``frames`` more frames; then save ``screenshot`` (PNG).
+
+        Headless, each frame is exactly one physics step and is drawn as the
+        step left it, so the screenshot shows the state after the last step.
+        """
         self.running = True
         ticker = pygame.time.Clock()
         self._last = self.clock()
-        while self.running and (frames is None or self.frames < frames):
+        end = None if frames is None else self.frames + frames
+        while self.running and (end is None or self.frames < end):
             if not self.headless:
                 ticker.tick(self.target_fps)
             now = self.clock()
             real, self._last = now - self._last, now
             if real > 0:  # the frame rate shown by the overlay, smoothed
                 self.fps = 1.0 / real if self.fps == 0 else 0.9 * self.fps + 0.1 / real
-            self.frame(self.timestep.step if self.headless else real)
+            if self.headless:
+                self.frame(self.timestep.step, alpha=1.0)
+            else:
+                self.frame(real)
         if screenshot:
             folder = os.path.dirname(screenshot)
             if folder:

@@ -1,5 +1,10 @@
 """Systems: esper processors that run the collision pipeline, plus its geometry."""
 
+import os
+
+# pygame prints a banner on import; a library built on it stays quiet.
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 from systems.broadphase import SpatialGrid
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact

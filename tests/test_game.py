@@ -103,3 +103,38 @@ def test_layers_draw_in_order_and_images_replace_colours():
     with pytest.raises(ValueError, match="layer"):
         Sprite(layer=1.5)
     assert game.world.entity_exists(top)
+
+
+def test_run_counts_frames_per_call_not_in_total():
+    game = make_game()
+    game.run(frames=3)
+    game.run(frames=3)  # three more, not "until three in all"
+    assert (game.frames, game.steps) == (6, 6)
+    game.close()
+
+
+def test_headless_screenshot_shows_the_state_after_the_last_step(tmp_path):
+    game = make_game(background=(0, 0, 0))
+    # 600 px/s is 10 px per step: the 8 px box never overlaps where it was a step before.
+    box = game.world.create_entity(Transform((0, 20)), Collider((8, 8)), Physics(velocity=(600, 0)),
+                                   Sprite((255, 0, 0)))
+    shot = tmp_path / "shot.png"
+    game.run(frames=5, screenshot=str(shot))
+    image = pygame.image.load(str(shot))
+    x = game.world.component_for_entity(box, Transform).position.x
+    assert x == pytest.approx(50)  # five steps of 10 px
+    red = [px for px in range(120) if image.get_at((px, 24))[:3] == (255, 0, 0)]
+    assert (red[0], red[-1]) == (50, 57)  # drawn at 50, 8 px wide: not at 40, one step behind
+    game.close()
+
+
+def test_importing_the_framework_prints_nothing():
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    for module in ("components", "systems", "ecs"):
+        out = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
+                             env=env, check=True)
+        assert out.stdout == "" and out.stderr == "", module
