@@ -20,6 +20,10 @@ class Physics:
     - ``elasticity``: >= 0; 0.0 gives no bounce, 1.0 a perfect bounce (values
       above 1 add energy, like a pinball bumper). A pair uses the larger.
     - ``friction``: >= 0, Coulomb's coefficient mu; a pair uses the smaller.
+      A collider without Physics (a bare floor or wall) brings no material:
+      against it the pair uses this body's elasticity and friction, so a
+      crate with friction 0.4 sliding at v px/s on a bare floor stops after
+      v²/(2·0.4·g) px.
     - ``gravity_scale``: multiplies the world's gravity (0 floats, -1 rises).
     - ``max_speed``: px/s cap on the speed, or None for no cap.
     """

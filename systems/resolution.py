@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pygame import Vector2
 
+from components import Physics
 from systems.collision import Body
 from systems.contact import Contact
 from systems.impulse import exchange_momentum
 
-__all__ = ["Resolution", "push_share", "exchange", "settle_kinematic"]
+__all__ = ["Resolution", "push_share", "exchange", "material", "settle_kinematic"]
 
 _ZERO = Vector2()
 
@@ -141,7 +142,9 @@ def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: flo
              rest_speed: float = 0.0, carrier: Body | None = None) -> None:
     """Apply one contact's momentum exchange and friction to the velocities.
 
-    A body without Physics counts as elasticity 0 and friction 0, with no
+    A body without Physics brings no material: the pair takes the other's
+    elasticity and friction (when both have Physics, the larger elasticity
+    and the smaller friction, as in the fizz tutorial), and it has no
     velocity of its own to change. A pair approaching at ``rest_speed`` px/s
     or slower is a resting contact and does not bounce (Box2D's restitution
     threshold): otherwise a stack of bouncy boxes trades ever smaller bounces
@@ -157,12 +160,9 @@ def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: flo
         velocity_a = normal * velocity_a.dot(normal)
     elif carrier is b:
         velocity_b = normal * velocity_b.dot(normal)
-    elasticity = max(a.physics.elasticity if a.physics else 0.0,
-                     b.physics.elasticity if b.physics else 0.0)
+    elasticity, friction = material(a.physics, b.physics)
     if (velocity_a - velocity_b).dot(normal) <= rest_speed:
         elasticity = 0.0
-    friction = min(a.physics.friction if a.physics else 0.0,
-                   b.physics.friction if b.physics else 0.0)
     change_a, change_b = exchange_momentum(
         velocity_a, velocity_b, inverse_a, inverse_b, normal, elasticity, friction
     )
@@ -170,6 +170,16 @@ def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: flo
         a.physics.velocity += change_a
     if b.physics and inverse_b:
         b.physics.velocity += change_b
+
+
+def material(a: Physics | None, b: Physics | None) -> tuple[float, float]:
+    """Elasticity and friction of a pair: the larger elasticity and the
+    smaller friction of the two; a side without Physics brings no material,
+    so the other's values stand (a crate keeps its friction on a bare floor)."""
+    if a is None or b is None:
+        only = a or b
+        return (only.elasticity, only.friction) if only else (0.0, 0.0)
+    return max(a.elasticity, b.elasticity), min(a.friction, b.friction)
 
 
 def settle_kinematic(bodies: dict[int, Body]) -> None:

@@ -243,3 +243,38 @@ def test_landing_on_a_ledge_edge_lands_instead_of_sliding_off(make_world):
     world.step(DT)
     assert position(world, a) == Vector2(-7, 90)
     assert velocity(world, a) == Vector2(0, 0)
+
+
+@pytest.mark.parametrize("mu, v0", [(0.4, 300.0), (0.25, 150.0)])
+def test_a_floor_without_physics_brings_no_material(make_world, mu, v0):
+    # The README's floor is a STATIC with no Physics. It brings no friction of
+    # its own, so the crate's μ rules the pair: it stops after v²/(2μg)
+    # (300²/(2·0.4·980) = 114.8 px; 150²/(2·0.25·980) = 45.9 px), give or
+    # take one step's travel v0·dt, as in test_coulomb_stopping_distance.
+    g = 980.0
+    world = make_world(gravity=(0, g))
+    wall(world, -50, 100, 2000, 20)
+    crate = box(world, 0, 90, velocity=(v0, 0), friction=mu)
+    run(world, 120)  # v0/(μg) = 0.77 s and 0.61 s: stopped well before 2 s
+    assert velocity(world, crate).x == 0
+    assert abs(position(world, crate).x - v0**2 / (2 * mu * g)) <= v0 * DT
+
+
+def test_a_wall_without_physics_lets_the_ball_bounce_by_its_own_elasticity(make_world):
+    # No Physics on the wall: the pair's elasticity is the ball's 0.75, so
+    # vA' = −e·v = −0.75·(−200) = 150 px/s.
+    world = make_world()
+    wall(world, -30, -50, 20, 100)
+    ball = box(world, 0, 0, velocity=(-200, 0), elasticity=0.75)
+    run(world, 4)  # 3.3 px per step: hits the wall face at x = −10 in step 3
+    assert velocity(world, ball).x == pytest.approx(150)
+
+
+def test_when_both_have_physics_the_pair_takes_min_friction_and_max_elasticity(make_world):
+    # Floor μ = 0.1 under a crate with μ = 0.9: the pair slides with μ = 0.1,
+    # losing μ·g·dt = 0.1·600/60 = 1 px/s per step.
+    world = make_world(gravity=(0, 600))
+    wall(world, -50, 100, 2000, 20, friction=0.1, elasticity=0.2)
+    crate = box(world, 0, 90, velocity=(100, 0), friction=0.9)
+    run(world, 10)
+    assert velocity(world, crate).x == pytest.approx(90)
