@@ -16,6 +16,7 @@ from systems.collision import CollisionSystem
 from systems.contact import Contact
 from systems.movement import MovementSystem
 from systems.response import ResponseSystem
+from systems.riders import Rides
 
 __all__ = [
     "World", "System", "CollisionHandler",
@@ -79,9 +80,11 @@ class World:
         self.name = f"ecs.World-{next(_world_ids)}"
         self.resources: dict[type, Any] = {}
         gravity = finite_vector("gravity", gravity)
-        self.movement = MovementSystem(gravity)
-        self.collision = CollisionSystem()
-        self.response = ResponseSystem(self.collision, continuous=continuous, gravity=gravity)
+        rides: Rides = {}
+        self.movement = MovementSystem(self, gravity, rides)
+        self.collision = CollisionSystem(self)
+        self.response = ResponseSystem(self, self.collision, continuous=continuous, gravity=gravity,
+                                       rides=rides)
         self.events = CollisionEvents(self)
         self.systems: list[tuple[int, Any]] = []
         self.timings: dict[str, float] = {}

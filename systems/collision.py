@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 import esper
 from pygame import Vector2
@@ -11,6 +12,9 @@ from pygame import Vector2
 from components import Collider, ColliderType, Physics, Shape, Transform
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box
+
+if TYPE_CHECKING:
+    from ecs.world import World
 
 __all__ = ["Body", "CollisionSystem"]
 
@@ -25,7 +29,10 @@ class Body:
     Movement (or a user system) changed the position this step.
     ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
     Physics (they have no velocity for a collision to change). ``neighbours``
-    are the entities the broad phase paired it with.
+    are the entities the broad phase paired it with. A body carried by its
+    platform this step has the platform's displacement in ``carry`` (px) and
+    the platform's velocity along the contact normal in ``frame`` (px/s): its
+    own velocity is relative to that (see ``systems.riders``).
     """
 
     entity: int
@@ -39,6 +46,8 @@ class Body:
     moved: bool = False
     box: Box = (0.0, 0.0, 0.0, 0.0)
     neighbours: list[int] = field(default_factory=list)
+    carry: Vector2 = field(default_factory=Vector2)
+    frame: Vector2 = field(default_factory=Vector2)
     _before: Box | None = None
 
     @property
@@ -48,14 +57,6 @@ class Body:
             start, offset, size = self.transform.previous_position, self.collider.offset, self.box
             self._before = (start.x + offset.x, start.y + offset.y, size[2], size[3])
         return self._before
-
-    def shift(self, offset: Vector2) -> None:
-        """Move the body's whole step by ``offset`` px: where it started and
-        where it is (a rider carried by a platform)."""
-        self.transform.position += offset
-        self.transform.previous_position += offset
-        self._before = None
-        self.sync()
 
     def sync(self) -> None:
         """Recompute ``box`` from the transform after the position changed."""
@@ -77,7 +78,8 @@ class CollisionSystem(esper.Processor):
     ``boxes`` hold each body's swept bounds).
     """
 
-    def __init__(self, cell_size: float | None = None) -> None:
+    def __init__(self, world: World, cell_size: float | None = None) -> None:
+        self.world = world
         self.cell_size = cell_size
         self.bodies: dict[int, Body] = {}
         self.pairs: list[tuple[int, int]] = []
@@ -88,7 +90,7 @@ class CollisionSystem(esper.Processor):
         """Collect bodies and candidate pairs for this step."""
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
-        sources = (esper.get_components(Transform, Collider), esper.get_component(Physics))
+        sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             for body in self.bodies.values():
                 refresh(body, self.grid)

@@ -149,7 +149,8 @@ class Sweeper:
         self.state.settle(a, b, normal, held, held, approach * (1.0 - time))
         for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
             if body.physics is not None and not body.static and not frozen:
-                path.motion = body.physics.velocity * self.dt
+                # A rider's path is its own motion plus its platform's carry.
+                path.motion = body.physics.velocity * self.dt + body.carry
         # A body without Physics (moved by user code) has no velocity to
         # change: stop the part of its motion that still drives it in.
         still = (path_a.motion - path_b.motion).dot(normal)

@@ -1,14 +1,22 @@
-"""Movement: gravity, the speed cap and semi-implicit Euler integration."""
+"""Movement: gravity, the speed cap, semi-implicit Euler, and riders carried."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import esper
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components._checks import finite_vector
+from systems.riders import Rides, platform_frame
+
+if TYPE_CHECKING:
+    from ecs.world import World
 
 __all__ = ["MovementSystem"]
+
+_ZERO = Vector2()
 
 
 class MovementSystem(esper.Processor):
@@ -18,21 +26,28 @@ class MovementSystem(esper.Processor):
     gravity_scale · dt`` (not for STATIC colliders, which move only by their
     own velocity, e.g. moving platforms); the speed is clamped to
     ``max_speed``; then ``position += velocity · dt`` (semi-implicit Euler,
-    seed 004). ``gravity`` is in px/s², ``dt`` in seconds.
+    as in the fizz collision tutorial). Last, each body that stood on a
+    STATIC platform at the end of the previous step (``rides``, written by
+    Response) is moved by the platform's displacement (see
+    ``systems.riders``). ``gravity`` is in px/s², ``dt`` in seconds.
     """
 
-    def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0)) -> None:
+    def __init__(self, world: World, gravity: tuple[float, float] | Vector2 = (0.0, 0.0),
+                 rides: Rides | None = None) -> None:
+        self.world = world
         self.gravity = finite_vector("gravity", gravity)
+        self.rides: Rides = {} if rides is None else rides
 
     def process(self, dt: float) -> None:
-        """Advance every moving entity by ``dt`` seconds."""
+        """Advance every moving entity by ``dt`` seconds, then carry riders."""
         gx = self.gravity.x * dt
         gy = self.gravity.y * dt
-        for entity, (transform, physics) in esper.get_components(Transform, Physics):
+        statics = self._static_entities() if gx or gy else set()
+        for entity, (transform, physics) in self.world.get_components(Transform, Physics):
             position = transform.position
             transform.previous_position.update(position)
             velocity = physics.velocity
-            if physics.gravity_scale and (gx or gy) and not _is_static(entity):
+            if physics.gravity_scale and (gx or gy) and entity not in statics:
                 velocity.x += gx * physics.gravity_scale
                 velocity.y += gy * physics.gravity_scale
             cap = physics.max_speed
@@ -40,8 +55,26 @@ class MovementSystem(esper.Processor):
                 velocity.scale_to_length(cap)
             position.x += velocity.x * dt
             position.y += velocity.y * dt
+        self._carry_riders()
 
+    def _static_entities(self) -> set[int]:
+        """Entities with a STATIC collider (read every step: a collider's type
+        may be changed in place)."""
+        rows = self.world.get_component(Collider)
+        return {entity for entity, collider in rows if collider.type is ColliderType.STATIC}
 
-def _is_static(entity: int) -> bool:
-    collider = esper.try_component(entity, Collider)
-    return collider is not None and collider.type is ColliderType.STATIC
+    def _carry_riders(self) -> None:
+        """Move each rider by its platform's displacement this step."""
+        world = self.world
+        for rider in sorted(self.rides):
+            ride = self.rides[rider]
+            platform = world.try_component(ride.platform, Transform)
+            transform = world.try_component(rider, Transform)
+            ride.carried = platform is not None and transform is not None
+            if platform is None or transform is None:
+                continue
+            ride.carry = platform.position - platform.previous_position
+            physics = world.try_component(ride.platform, Physics)
+            ride.frame = platform_frame(ride.normal, physics.velocity if physics else _ZERO)
+            if ride.carry.x or ride.carry.y:
+                transform.position += ride.carry

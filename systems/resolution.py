@@ -8,18 +8,15 @@ from components import Physics
 from systems.collision import Body
 from systems.contact import Contact
 from systems.impulse import exchange_momentum
+from systems.riders import Ride, Rides
 
-__all__ = ["Resolution", "push_share", "exchange", "material", "settle_kinematic"]
+__all__ = ["Resolution", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
 
 _ZERO = Vector2()
 
 #: px/s. Relative normal speed below which a contact counts as resting (only
 #: rounding error is left of an inelastic contact's approach).
 RESTING_SPEED = 1e-6
-
-
-def _velocity(body: Body) -> Vector2:
-    return body.physics.velocity if body.physics is not None else _ZERO
 
 
 class Resolution:
@@ -42,7 +39,7 @@ class Resolution:
     def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
         self.rest_speed = rest_speed
         self.up = up
-        self.riders: dict[int, int] = {}
+        self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
         self.supported: dict[int, int] = {}
         self.resolved: dict[tuple[int, int], Contact] = {}
@@ -59,12 +56,14 @@ class Resolution:
                supported: tuple[bool, bool], depth: float) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact with
         ``depth`` px, and pin or support whoever was pushed off a held body."""
-        carrier = self._carrier(a, b, normal)
         exchange(a, b, normal, 0.0 if supported[0] else a.inverse_mass,
-                 0.0 if supported[1] else b.inverse_mass, self.rest_speed, carrier)
+                 0.0 if supported[1] else b.inverse_mass, self.rest_speed, self.up)
         self.record(a.entity, b.entity, normal, depth)
+        velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
+        resting = abs((velocity_b - velocity_a).dot(normal)) <= RESTING_SPEED
+        if resting:
+            self._note_rider(a, b, normal)
         bit_a, bit_b = _direction_bits(normal)
-        resting = abs((_velocity(b) - _velocity(a)).dot(normal)) <= RESTING_SPEED
         for table, held in ((self.pinned, pinned), (self.supported, supported)):
             if table is self.supported and not resting:
                 break
@@ -73,15 +72,13 @@ class Resolution:
             if held[1] and not a.static:
                 table[a.entity] = table.get(a.entity, 0) | bit_b
 
-    def _carrier(self, a: Body, b: Body, normal: Vector2) -> Body | None:
-        """The moving STATIC of the pair if the other rides on top of it (the
-        normal from it to the rider points up, against gravity); the rider is
-        remembered so Response can carry it along next step."""
+    def _note_rider(self, a: Body, b: Body, normal: Vector2) -> None:
+        """Remember a body left resting on top of a STATIC (the normal from
+        the platform to it within 60° of up): Movement carries it next step."""
         for platform, rider, up in ((a, b, normal), (b, a, -normal)):
-            if platform.static and platform.moved and not rider.static and up.dot(self.up) > 0.5:
-                self.riders.setdefault(rider.entity, platform.entity)
-                return platform
-        return None
+            if (platform.static and not rider.static and not rider.trigger
+                    and rider.entity not in self.rides and up.dot(self.up) > 0.5):
+                self.rides[rider.entity] = Ride(platform.entity, Vector2(up))
 
     def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float) -> list[Body]:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
@@ -138,8 +135,32 @@ def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
     return 0.5 if total == 0.0 else a.inverse_mass / total
 
 
+def _own_velocity(body: Body) -> Vector2:
+    """The body's velocity in the world frame (px/s): a rider's own velocity
+    is relative to its platform along the contact normal."""
+    if body.physics is None:
+        return _ZERO
+    if body.frame.x or body.frame.y:
+        return body.physics.velocity + body.frame
+    return body.physics.velocity
+
+
+def contact_velocities(a: Body, b: Body, normal: Vector2, up: Vector2) -> tuple[Vector2, Vector2]:
+    """Velocities (px/s) of a and b as their contact along ``normal`` (a->b)
+    sees them. A STATIC under the other body (the normal from it within 60°
+    of ``up``) counts only with its velocity along the normal: a platform
+    carries what stands on it by position (see ``systems.riders``), so
+    friction must not drag the rider along as well."""
+    velocity_a, velocity_b = _own_velocity(a), _own_velocity(b)
+    if a.static and normal.dot(up) > 0.5:
+        velocity_a = normal * velocity_a.dot(normal)
+    elif b.static and normal.dot(up) < -0.5:
+        velocity_b = normal * velocity_b.dot(normal)
+    return velocity_a, velocity_b
+
+
 def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: float,
-             rest_speed: float = 0.0, carrier: Body | None = None) -> None:
+             rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
     """Apply one contact's momentum exchange and friction to the velocities.
 
     A body without Physics brings no material: the pair takes the other's
@@ -148,18 +169,12 @@ def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: flo
     velocity of its own to change. A pair approaching at ``rest_speed`` px/s
     or slower is a resting contact and does not bounce (Box2D's restitution
     threshold): otherwise a stack of bouncy boxes trades ever smaller bounces
-    each step instead of resting. A ``carrier`` (moving platform) counts only
-    with its velocity along the normal: its rider is carried along by
-    position, so friction must not drag the rider's velocity along as well.
+    each step instead of resting. ``up`` (a unit vector against gravity, or
+    zero) tells which STATICs are platforms (see ``contact_velocities``).
     """
     if a.physics is None and b.physics is None:
         return
-    velocity_a = a.physics.velocity if a.physics else _ZERO
-    velocity_b = b.physics.velocity if b.physics else _ZERO
-    if carrier is a:
-        velocity_a = normal * velocity_a.dot(normal)
-    elif carrier is b:
-        velocity_b = normal * velocity_b.dot(normal)
+    velocity_a, velocity_b = contact_velocities(a, b, normal, up)
     elasticity, friction = material(a.physics, b.physics)
     if (velocity_a - velocity_b).dot(normal) <= rest_speed:
         elasticity = 0.0

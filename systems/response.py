@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+from typing import TYPE_CHECKING
 
 import esper
 from pygame import Vector2
@@ -16,12 +17,18 @@ from systems.continuous import Sweeper
 from systems.geometry import TOUCH_EPSILON
 from systems.narrowphase import overlap
 from systems.resolution import Resolution, settle_kinematic
+from systems.riders import Rides, express_in_platform_frames
+
+if TYPE_CHECKING:
+    from ecs.world import World
 
 __all__ = ["ResponseSystem"]
 
 log = logging.getLogger(__name__)
 
 QueueItem = tuple[float, float, int, int]
+
+_ZERO = Vector2()
 
 #: px. A pair already resolved this step is corrected again only when it
 #: overlaps by more than this, and then pushed this much further apart: a
@@ -56,22 +63,24 @@ class ResponseSystem(esper.Processor):
     approaching slower than 2·|gravity|·dt (px/s, ``gravity`` in px/s² as
     given to Movement) are resting and don't bounce.
 
-    TRIGGER pairs are only recorded. A body resting on a moving STATIC is
-    carried along with it the next step. Touching components are set from
-    the contacts. ``contacts`` holds this step's contacts.
+    TRIGGER pairs are only recorded. Bodies left resting on a STATIC are
+    handed to Movement in ``rides``, to be carried with it next step (see
+    ``systems.riders``). Touching components are set from the contacts.
+    ``contacts`` holds this step's contacts.
     """
 
-    def __init__(self, collision: CollisionSystem, max_iterations: int = 8,
+    def __init__(self, world: World, collision: CollisionSystem, max_iterations: int = 8,
                  continuous: bool = False, max_subdivisions: int = 32,
-                 gravity: tuple[float, float] | Vector2 = (0.0, 0.0)) -> None:
+                 gravity: tuple[float, float] | Vector2 = (0.0, 0.0), rides: Rides | None = None) -> None:
         if max_iterations < 1:
             raise ValueError(f"max_iterations must be >= 1, got {max_iterations!r}")
+        self.world = world
         self.collision = collision
         self.gravity = finite_vector("gravity", gravity)
         self.max_iterations = max_iterations
         self.continuous = continuous
         self.contacts: list[Contact] = []
-        self.riders: dict[int, int] = {}
+        self.rides: Rides = {} if rides is None else rides
         self._warned = False
         self.sweeper = Sweeper(max_subdivisions)
 
@@ -81,15 +90,15 @@ class ResponseSystem(esper.Processor):
         up = -self.gravity.normalize() if self.gravity.length_squared() else Vector2()
         # Approaching slower than gravity adds in two steps is resting contact.
         state = Resolution(2.0 * self.gravity.length() * dt, up)
-        carried = carry_riders(bodies, self.riders, up, state.rest_speed)
+        riders = _board_riders(bodies, self.rides, dt)
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
         self._push_out(state)
-        for body, offset in carried:  # drawing interpolates through the carry
-            body.transform.previous_position -= offset
         self.contacts = state.contacts()
-        self.riders = state.riders
-        update_touching(self.contacts)
+        _leave_or_land(bodies, self.rides, state.rides)
+        for body in riders:
+            body.carry = body.frame = _ZERO
+        update_touching(self.world, self.contacts)
         settle_kinematic(bodies)
 
     def _push_out(self, state: Resolution) -> None:
@@ -142,36 +151,33 @@ def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
         state.record(a.entity, b.entity, contact.normal, contact.depth, trigger=True)
 
 
-def carry_riders(bodies: dict[int, Body], riders: dict[int, int], up: Vector2,
-                 rest_speed: float) -> list[tuple[Body, Vector2]]:
-    """Move each body that rode a moving STATIC last step along with it.
-
-    The rider follows the platform's displacement this step along the
-    surface, and also downward when the platform sinks (so it does not bounce
-    down a descending lift); upward, the platform pushes it anyway. A rider
-    leaving the platform faster than ``rest_speed`` px/s (a jump) is not
-    carried. Both the rider's start and end of step move, so its own motion
-    is resolved in the platform's frame; returns (rider, offset) pairs.
-    """
-    carried = []
-    for rider_id, platform_id in riders.items():
-        rider, platform = bodies.get(rider_id), bodies.get(platform_id)
-        if rider is None or platform is None or not platform.moved or rider.trigger:
-            continue
-        moved = platform.transform.position - platform.transform.previous_position
-        rising = rider.physics.velocity.dot(up) if rider.physics else 0.0
-        platform_rising = platform.physics.velocity.dot(up) if platform.physics else 0.0
-        if rising - platform_rising > rest_speed:
-            continue
-        offset = moved - up * max(moved.dot(up), 0.0)
-        rider.shift(offset)
-        carried.append((rider, offset))
-    return carried
+def _board_riders(bodies: dict[int, Body], rides: Rides, dt: float) -> list[Body]:
+    """Tell the bodies Movement carried this step (see ``systems.riders``)
+    their platform's displacement and frame; returns them."""
+    riders = []
+    for rider, ride in rides.items():
+        body = bodies.get(rider)
+        if body is not None and ride.carried:
+            body.carry, body.frame = ride.carry, ride.frame
+            riders.append(body)
+    return riders
 
 
-def update_touching(contacts: list[Contact]) -> None:
+def _leave_or_land(bodies: dict[int, Body], rides: Rides, landed: Rides) -> None:
+    """Hand this step's riders to the next step, re-expressing velocities in
+    their platforms' frames."""
+    velocities = {e: body.physics.velocity for e in rides.keys() | landed.keys()
+                  if (body := bodies.get(e)) is not None and body.physics is not None}
+    platforms = {ride.platform: body.physics.velocity for ride in landed.values()
+                 if (body := bodies.get(ride.platform)) is not None and body.physics is not None}
+    express_in_platform_frames(velocities, rides, landed, platforms)
+    rides.clear()
+    rides.update(landed)
+
+
+def update_touching(world: World, contacts: list[Contact]) -> None:
     """Set every Touching component's flags from this step's contacts."""
-    touching = dict(esper.get_component(Touching))
+    touching = dict(world.get_component(Touching))
     if not touching:
         return
     for flags in touching.values():

@@ -143,3 +143,116 @@ def test_a_pushed_body_never_pushes_a_trigger_beside_it(make_world):
     assert position(world, zone) == Vector2(14, 0)
     assert position(world, b).x > position(world, a).x + 9.99
     assert any(c.trigger for c in world.contacts)
+
+
+def _steady(*legs):
+    """A platform velocity schedule: (steps, (vx, vy)) legs, then the last forever."""
+    def velocity_at(step):
+        for steps, v in legs:
+            if step < steps:
+                return v
+            step -= steps
+        return legs[-1][1]
+    return velocity_at
+
+
+LIFTS = {
+    "starts down from rest": _steady((20, (0, 0)), (60, (0, 120))),
+    "starts up from rest": _steady((20, (0, 0)), (60, (0, -120))),
+    "down at 600 px/s": _steady((20, (0, 0)), (40, (0, 600))),
+    "stops going down": _steady((30, (0, 200)), (30, (0, 0))),
+    "stops going up": _steady((30, (0, -200)), (30, (0, 0))),
+    "reverses at the top": _steady((40, (0, -80)), (40, (0, 80)), (40, (0, -80))),
+    "reverses at the bottom": _steady((40, (0, 300)), (40, (0, -300)), (40, (0, 300))),
+    "sideways and back": _steady((30, (150, 0)), (30, (-150, 0))),
+    "diagonal and back": _steady((30, (100, -100)), (30, (-100, 100)), (30, (100, 100))),
+}
+
+
+class _Drive:
+    """Sets the platform's velocity from a schedule, before Movement."""
+
+    def __init__(self, world, platform, schedule):
+        self.world, self.platform, self.schedule, self.step = world, platform, schedule, 0
+
+    def process(self, dt):
+        velocity(self.world, self.platform).update(self.schedule(self.step))
+        self.step += 1
+
+
+@pytest.mark.parametrize("name", list(LIFTS))
+def test_a_rider_stays_on_its_platform_whatever_the_platform_does(make_world, name):
+    # The rider's bottom should sit on the platform's top every step: the gap
+    # platform.y − (rider.y + 10) is at most 0.5 px either way, and it always
+    # stands on something (Touching.down).
+    world = make_world(gravity=(0, 980))
+    platform = wall(world, 0, 200, 80, 10, velocity=(0, 0))
+    rider = box(world, 30, 190)
+    world.add_component(rider, Touching())
+    run(world, 3)  # settle onto the platform at rest
+    world.add_system(_Drive(world, platform, LIFTS[name]), priority=1000)
+    for step in range(100):
+        world.step(DT)
+        gap = position(world, platform).y - (position(world, rider).y + 10)
+        assert abs(gap) <= 0.5, f"step {step}: gap {gap:.2f} px"
+        assert world.component_for_entity(rider, Touching).down, f"step {step}"
+
+
+@pytest.mark.parametrize("lift_velocity", [(0, 0), (0, -200), (0, 300), (0, 600), (120, 0)])
+def test_a_rider_can_jump_off_its_platform(make_world, lift_velocity):
+    # A rider's velocity along the platform's normal is relative to the
+    # platform, so a control system's jump (vy = −500, as in the README) is
+    # a jump off the platform however it moves; the rider rises above it.
+    world = make_world(gravity=(0, 980))
+    platform = wall(world, 0, 200, 400, 10, velocity=(0, 0))
+    rider = box(world, 30, 190)
+    world.add_component(rider, Touching())
+    run(world, 3)  # stand on it at rest, then it starts
+    velocity(world, platform).update(lift_velocity)
+    run(world, 10)
+    assert world.component_for_entity(rider, Touching).down
+    assert velocity(world, rider).y == pytest.approx(0)  # standing still on the platform
+    velocity(world, rider).y = -500
+    heights = []
+    for _ in range(10):
+        world.step(DT)
+        heights.append(position(world, platform).y - (position(world, rider).y + 10))
+    assert not world.component_for_entity(rider, Touching).down
+    # Relative to the platform it rises like any jump: h(t) = 500·t − 490·t²
+    # (the relative velocity after the first step already includes gravity).
+    t = 10 * DT
+    assert heights[-1] == pytest.approx(500 * t - 490 * t * t, abs=500 * DT)
+    assert heights == sorted(heights)
+
+
+def test_platformer_lift_carries_the_player_through_its_turns_and_jumps_work():
+    # The example's lift rises at 80 px/s from y = 436 to 160 and turns round
+    # there (after (436 − 160)/80 = 3.45 s ≈ 207 steps). The player stands on
+    # it the whole way: its feet stay on the lift's top every step, then a
+    # jump right after the turn leaves the lift.
+    import pygame
+
+    from ecs import Input, World
+    from examples.platformer import GRAVITY, JUMP_SPEED, Patrol, build
+
+    world = World(gravity=(0, GRAVITY))
+    keys = Input()
+    world.insert_resource(keys)
+    player = build(world)["player"]
+    lift = next(e for e, _ in world.get_component(Patrol))
+    lift_y = [position(world, lift).y]
+    for step in range(215):
+        world.step(DT)
+        lift_y.append(position(world, lift).y)
+        gap = position(world, lift).y - (position(world, player).y + 30)
+        assert abs(gap) <= 0.5 and world.component_for_entity(player, Touching).down, (step, gap)
+    turned = next(i for i in range(1, len(lift_y)) if lift_y[i] > lift_y[i - 1])
+    assert turned < 215  # the lift has turned and is going down
+    keys.just_pressed.add(pygame.K_SPACE)
+    world.step(DT)
+    keys.just_pressed.clear()
+    run(world, 5)
+    # Relative to the lift: h = v·t − g·t²/2 over 6 steps, v = 560, g = 1400.
+    t = 6 * DT
+    gap = position(world, lift).y - (position(world, player).y + 30)
+    assert gap == pytest.approx(JUMP_SPEED * t - GRAVITY * t * t / 2, abs=JUMP_SPEED * DT)
