@@ -25,10 +25,19 @@ __all__ = [
 
 C = TypeVar("C")
 
-#: Priorities of the built-in systems (as in esper, higher runs first). A
-#: system added with a priority above 300 runs before Movement, between two
-#: of these between them, and at 0 (the default) or below after Response and
-#: after the collision handlers (``on_collision``, priority 50).
+#: Priorities of the built-in systems (as in esper, higher runs first); the
+#: slots between them and what a system placed there sees:
+#:
+#: - above 300: before Movement. Set velocities here (player control, AI):
+#:   this step moves by them.
+#: - 201..299: after Movement, before Collision: bodies are at their new
+#:   positions, nothing is resolved yet; moves made here are collided.
+#: - 101..199: after Collision, before Response. Collision's pairs are there
+#:   to read; a system here may still move bodies: Collision then runs again
+#:   right before Response, which resolves the world as it is.
+#: - 51..99: after Response, before the collision handlers: positions are
+#:   final and ``world.contacts`` holds this step's contacts.
+#: - 50 and below (0 is the default): after the collision handlers.
 MOVEMENT_PRIORITY = 300
 COLLISION_PRIORITY = 200
 RESPONSE_PRIORITY = 100
@@ -177,11 +186,24 @@ class World:
         esper.clear_dead_entities()
         timings = self.timings
         timings.clear()
-        for _, system in self.systems:
-            start = time.perf_counter()
-            system.process(dt)
-            name = type(system).__name__
-            timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
+        collided = stale = False
+        for _, system in list(self.systems):  # a list changed mid-step counts from the next step
+            if system is self.response and stale:
+                # A system ran after Collision and may have moved bodies:
+                # find the pairs again, so Response sees the world as it is.
+                self._run(self.collision, dt)
+            self._run(system, dt)
+            if system is self.collision:
+                collided, stale = True, False
+            elif collided:
+                stale = True
+
+    def _run(self, system: System, dt: float) -> None:
+        """Run one system, adding its time (ms) to ``timings``."""
+        start = time.perf_counter()
+        system.process(dt)
+        name = type(system).__name__
+        self.timings[name] = self.timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""

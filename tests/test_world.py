@@ -136,3 +136,49 @@ def test_worlds_release_their_esper_context():
     gc.collect()
     assert other_name not in esper.list_worlds()
     assert set(esper.list_worlds()) <= before | {"default"}
+
+
+def test_systems_and_handlers_act_on_their_own_world_however_worlds_interleave():
+    # A system between Movement and Collision and a collision handler both
+    # create entities in a second World mid-step (which leaves esper's
+    # "current world" pointing at the second). The first world's pipeline
+    # must still act on its own entities: its box lands on its own floor,
+    # resting at y = 100 − 10 = 90, and the second world keeps exactly what
+    # was created in it.
+    first, second = World(gravity=(0, 980)), World()
+    floor = wall(first, -50, 100, 200, 20)
+    crate = box(first, 0, 80)
+    drifter = box(second, 500, 500, velocity=(60, 0))
+    made = []
+
+    class Meddler:
+        def process(self, dt):
+            made.append(second.create_entity(Transform((1000, 1000))))
+
+    first.add_system(Meddler(), (MOVEMENT_PRIORITY + COLLISION_PRIORITY) // 2)
+    first.on_collision(lambda contact: made.append(second.create_entity(Transform((2000, 2000)))))
+    run(first, 60)
+    assert position(first, crate) == Vector2(0, 90)
+    assert [e for e, _ in first.get_component(Transform)] == [floor, crate]
+    second.step(DT)
+    assert position(second, drifter) == Vector2(501, 500)
+    assert sorted(e for e, _ in second.get_component(Transform)) == sorted([drifter, *made])
+
+
+def test_a_system_between_collision_and_response_sees_its_moves_resolved(make_world):
+    # A system at priority 150 (between Collision, 200, and Response, 100)
+    # teleports a box 4 px into a wall. Response must see the box where it is
+    # now: the pair is resolved this step, pushing the box back out flush
+    # (x = 50 − 10 = 40), and the contact is reported.
+    world = make_world()
+    w = wall(world, 50, -20, 20, 60)
+    crate = box(world, 0, 0)
+
+    class Teleport:
+        def process(self, dt):
+            position(world, crate).x = 44
+
+    world.add_system(Teleport(), (COLLISION_PRIORITY + RESPONSE_PRIORITY) // 2)
+    world.step(DT)
+    assert [(c.a, c.b) for c in world.contacts] == [(w, crate)]
+    assert position(world, crate).x == pytest.approx(40)
