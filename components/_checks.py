@@ -7,7 +7,8 @@ scene fails at construction instead of turning into NaN three seconds later.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from pygame import Vector2
 
@@ -47,3 +48,59 @@ def positive(field: str, value: float) -> float:
     if value <= 0:
         raise ValueError(f"{field} must be > 0, got {value!r}")
     return value
+
+
+Check = Callable[[str, Any], Any]
+
+
+class Validated:
+    """Mixin for component dataclasses: every assignment to a field is checked.
+
+    A subclass maps field names to checks in ``_checks``; each check takes
+    the field name and the value and returns the value to store (converted,
+    e.g. a pair to a new Vector2) or raises ``ValueError`` naming the field.
+    The dataclass's own ``__init__`` assigns through here too, so
+    construction and later assignment (``physics.mass = -1``) fail alike;
+    the bad value is never stored. In-place changes to a stored vector
+    (``transform.position.x = nan``) bypass this; ``World.step`` catches
+    those before it moves anything.
+    """
+
+    __slots__ = ()
+    _checks: ClassVar[dict[str, Check]] = {}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        check = self._checks.get(name)
+        if check is not None:
+            value = check(name, value)
+            self._agree(name, value)
+        object.__setattr__(self, name, value)
+
+    def _agree(self, name: str, value: Any) -> None:
+        """Raise ``ValueError`` if ``value`` for ``name`` contradicts another
+        field already set (e.g. a circle's size must be square)."""
+
+
+
+def any_bool(field: str, value: object) -> bool:
+    """Return ``value`` if it is a bool, else raise."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{field} must be a bool, got {value!r}")
+    return value
+
+
+def non_negative_size(field: str, value: object) -> Vector2:
+    """A finite (w, h) pair of px, neither negative."""
+    size = finite_vector(field, value)
+    at_least(f"{field}.x", size.x, 0.0)
+    at_least(f"{field}.y", size.y, 0.0)
+    return size
+
+
+def member_of(kind: type[Any]) -> Check:
+    """A check that the value is a member of the enum ``kind``."""
+    def check(field: str, value: object) -> Any:
+        if not isinstance(value, kind):
+            raise ValueError(f"{field} must be a {kind.__name__}, got {value!r}")
+        return value
+    return check

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any, ClassVar
 
 from pygame import Vector2
 
-from components._checks import at_least, finite_vector
+from components._checks import Check, Validated, finite_vector, member_of, non_negative_size
 
 __all__ = ["ColliderType", "Collider", "Shape"]
 
@@ -35,13 +36,14 @@ class Shape(Enum):
 
 
 @dataclass(slots=True)
-class Collider:
+class Collider(Validated):
     """An axis-aligned box ``size`` px (w, h) whose top-left is position + offset.
 
     ``offset`` (px) lets the box differ from the sprite. ``type`` is a
     ``ColliderType``; SOLID by default. ``shape`` is ``Shape.BOX`` (default)
     or ``Shape.CIRCLE``: a circle of diameter w inscribed in the box, which
     must then be square. Every collider keeps its box for the broad phase.
+    Every field is checked when set, at construction and later alike.
     """
 
     size: Vector2
@@ -49,14 +51,17 @@ class Collider:
     type: ColliderType = ColliderType.SOLID
     shape: Shape = Shape.BOX
 
-    def __post_init__(self) -> None:
-        self.size = finite_vector("size", self.size)
-        at_least("size.x", self.size.x, 0.0)
-        at_least("size.y", self.size.y, 0.0)
-        self.offset = finite_vector("offset", self.offset)
-        if not isinstance(self.type, ColliderType):
-            raise ValueError(f"type must be a ColliderType, got {self.type!r}")
-        if not isinstance(self.shape, Shape):
-            raise ValueError(f"shape must be a Shape, got {self.shape!r}")
-        if self.shape is Shape.CIRCLE and self.size.x != self.size.y:
-            raise ValueError(f"size of a CIRCLE collider must be square (d, d), got {tuple(self.size)}")
+    _checks: ClassVar[dict[str, Check]] = {
+        "size": non_negative_size,
+        "offset": finite_vector,
+        "type": member_of(ColliderType),
+        "shape": member_of(Shape),
+    }
+
+    def _agree(self, name: str, value: Any) -> None:
+        size = value if name == "size" else getattr(self, "size", None)
+        shape = value if name == "shape" else getattr(self, "shape", None)
+        if shape is Shape.CIRCLE and size is not None and size.x != size.y:
+            if name == "shape":
+                raise ValueError(f"shape CIRCLE needs a square size (d, d), got size {tuple(size)}")
+            raise ValueError(f"size of a CIRCLE collider must be square (d, d), got {tuple(size)}")

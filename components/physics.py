@@ -3,19 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pygame import Vector2
 
-from components._checks import at_least, finite_number, finite_vector, positive
+from components._checks import Check, Validated, at_least, finite_number, finite_vector, positive
 
 __all__ = ["Physics"]
 
 
+def _positive(name: str, value: object) -> float:
+    return positive(name, finite_number(name, value))
+
+
+def _non_negative(name: str, value: object) -> float:
+    return at_least(name, finite_number(name, value), 0.0)
+
+
+def _speed_cap(name: str, value: object) -> float | None:
+    return None if value is None else _positive(name, value)
+
+
 @dataclass(slots=True)
-class Physics:
+class Physics(Validated):
     """Velocity and material of a moving body.
 
-    - ``velocity``: px/s, a ``pygame.Vector2``.
+    - ``velocity``: px/s, a ``pygame.Vector2``. While the body stands on a
+      moving STATIC platform, its velocity along the contact normal is
+      relative to the platform (see ``systems.riders``).
     - ``mass``: > 0, any unit; only ratios between bodies matter.
     - ``elasticity``: >= 0; 0.0 gives no bounce, 1.0 a perfect bounce (values
       above 1 add energy, like a pinball bumper). A pair uses the larger.
@@ -26,6 +41,8 @@ class Physics:
       v²/(2·0.4·g) px.
     - ``gravity_scale``: multiplies the world's gravity (0 floats, -1 rises).
     - ``max_speed``: px/s cap on the speed, or None for no cap.
+
+    Every field is checked when set, at construction and later alike.
     """
 
     velocity: Vector2 = field(default_factory=Vector2)
@@ -35,11 +52,11 @@ class Physics:
     gravity_scale: float = 1.0
     max_speed: float | None = None
 
-    def __post_init__(self) -> None:
-        self.velocity = finite_vector("velocity", self.velocity)
-        self.mass = positive("mass", finite_number("mass", self.mass))
-        self.elasticity = at_least("elasticity", finite_number("elasticity", self.elasticity), 0.0)
-        self.friction = at_least("friction", finite_number("friction", self.friction), 0.0)
-        self.gravity_scale = finite_number("gravity_scale", self.gravity_scale)
-        if self.max_speed is not None:
-            self.max_speed = positive("max_speed", finite_number("max_speed", self.max_speed))
+    _checks: ClassVar[dict[str, Check]] = {
+        "velocity": finite_vector,
+        "mass": _positive,
+        "elasticity": _non_negative,
+        "friction": _non_negative,
+        "gravity_scale": finite_number,
+        "max_speed": _speed_cap,
+    }

@@ -3,27 +3,44 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import pygame
 from pygame import Vector2
 
-from components._checks import finite_vector
+from components._checks import Check, Validated, any_bool, finite_vector, non_negative_size
 
 __all__ = ["Sprite"]
 
 
-def _color(field_name: str, value: object) -> tuple[int, ...]:
+def _color(name: str, value: object) -> tuple[int, ...]:
     if (
         not isinstance(value, (tuple, list, pygame.Color))
         or len(value) not in (3, 4)
         or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)
     ):
-        raise ValueError(f"{field_name} must be (r, g, b) or (r, g, b, a) ints in 0..255, got {value!r}")
+        raise ValueError(f"{name} must be (r, g, b) or (r, g, b, a) ints in 0..255, got {value!r}")
     return tuple(value)
 
 
+def _image(name: str, value: object) -> pygame.Surface | None:
+    if value is not None and not isinstance(value, pygame.Surface):
+        raise ValueError(f"{name} must be a pygame.Surface or None, got {value!r}")
+    return value
+
+
+def _size(name: str, value: object) -> Vector2 | None:
+    return None if value is None else non_negative_size(name, value)
+
+
+def _layer(name: str, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name} must be an int, got {value!r}")
+    return value
+
+
 @dataclass(slots=True)
-class Sprite:
+class Sprite(Validated):
     """A coloured shape or an image drawn at the entity's Transform.
 
     - ``color``: (r, g, b) or (r, g, b, a), 0..255; used when there is no image.
@@ -32,6 +49,8 @@ class Sprite:
     - ``offset``: px from the Transform position to the top-left corner.
     - ``layer``: draw order; lower layers first, then by entity id.
     - ``visible``: False skips drawing.
+
+    Every field is checked when set, at construction and later alike.
     """
 
     color: tuple[int, ...] = (255, 255, 255)
@@ -41,14 +60,11 @@ class Sprite:
     layer: int = 0
     visible: bool = True
 
-    def __post_init__(self) -> None:
-        self.color = _color("color", self.color)
-        if self.image is not None and not isinstance(self.image, pygame.Surface):
-            raise ValueError(f"image must be a pygame.Surface or None, got {self.image!r}")
-        if self.size is not None:
-            self.size = finite_vector("size", self.size)
-            if self.size.x < 0 or self.size.y < 0:
-                raise ValueError(f"size must not be negative, got {tuple(self.size)}")
-        self.offset = finite_vector("offset", self.offset)
-        if not isinstance(self.layer, int) or isinstance(self.layer, bool):
-            raise ValueError(f"layer must be an int, got {self.layer!r}")
+    _checks: ClassVar[dict[str, Check]] = {
+        "color": _color,
+        "image": _image,
+        "size": _size,
+        "offset": finite_vector,
+        "layer": _layer,
+        "visible": any_bool,
+    }

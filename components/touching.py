@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
+
+from components._checks import Check, Validated, any_bool
 
 __all__ = ["Touching"]
 
 
 @dataclass(slots=True)
-class Touching:
+class Touching(Validated):
     """Sides on which the entity touched a STATIC or SOLID collider this step.
 
     Add it to the entities that care (a platformer's player); Response sets
@@ -23,10 +26,7 @@ class Touching:
     left: bool = False
     right: bool = False
 
-    def __post_init__(self) -> None:
-        for name in ("down", "up", "left", "right"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")
+    _checks: ClassVar[dict[str, Check]] = {name: any_bool for name in ("down", "up", "left", "right")}
 
     def clear(self) -> None:
         """Set every flag to False."""

@@ -3,27 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from pygame import Vector2
 
-from components._checks import finite_vector
+from components._checks import Check, Validated, finite_vector
 
 __all__ = ["Transform"]
 
 
 @dataclass(slots=True)
-class Transform:
+class Transform(Validated):
     """The entity's origin in pixels; y grows downward.
 
     ``position`` is a ``pygame.Vector2`` in px. ``previous_position`` is where
     the entity was before the latest Movement step (equal to ``position`` at
     creation); Response reads it to tell which side a body came from and
-    whether it moved at all.
+    whether it moved at all. Both are checked (finite) when set.
     """
 
     position: Vector2 = field(default_factory=Vector2)
     previous_position: Vector2 = field(init=False)
 
+    _checks: ClassVar[dict[str, Check]] = {
+        "position": finite_vector,
+        "previous_position": finite_vector,
+    }
+
     def __post_init__(self) -> None:
-        self.position = finite_vector("position", self.position)
         self.previous_position = Vector2(self.position)

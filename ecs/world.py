@@ -11,6 +11,7 @@ from typing import Any, Protocol, TypeVar
 import esper
 from pygame import Vector2
 
+from components import Collider, Physics, Transform
 from components._checks import finite_vector
 from systems.collision import CollisionSystem
 from systems.contact import Contact
@@ -184,6 +185,7 @@ class World:
             raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
         self._enter()
         esper.clear_dead_entities()
+        self._check_vectors()
         timings = self.timings
         timings.clear()
         collided = stale = False
@@ -197,6 +199,34 @@ class World:
                 collided, stale = True, False
             elif collided:
                 stale = True
+
+    def _check_vectors(self) -> None:
+        """Raise ``ValueError`` naming the entity and field if a vector was
+        made non-finite (or a size negative) in place since the last step:
+        assignment is checked by the components, ``position.x = nan`` is not.
+        A sum spots a NaN or infinity cheaply; only then are the rows
+        searched for the culprit."""
+        transforms = self.get_component(Transform)
+        total = 0.0
+        for _, transform in transforms:
+            now, before = transform.position, transform.previous_position
+            total += now.x + now.y + before.x + before.y
+        physics = self.get_component(Physics)
+        for _, body in physics:
+            total += body.velocity.x + body.velocity.y
+        colliders = self.get_component(Collider)
+        smallest = 0.0
+        for _, collider in colliders:
+            size, offset = collider.size, collider.offset
+            total += size.x + size.y + offset.x + offset.y
+            smallest = min(smallest, size.x, size.y)
+        if math.isfinite(total) and smallest >= 0.0:
+            return
+        for kind, field, members in ((Transform, "position", transforms),
+                                     (Transform, "previous_position", transforms),
+                                     (Physics, "velocity", physics),
+                                     (Collider, "offset", colliders), (Collider, "size", colliders)):
+            _raise_bad_vector(kind, field, members)
 
     def _run(self, system: System, dt: float) -> None:
         """Run one system, adding its time (ms) to ``timings``."""
@@ -254,3 +284,16 @@ class World:
         """Every (entity, (components...)) holding all those types."""
         self._enter()
         return esper.get_components(*component_types)
+
+
+def _raise_bad_vector(kind: type, field: str, members: list[tuple[int, Any]]) -> None:
+    """Raise for the first entity (by id) whose ``field`` vector is bad."""
+    for entity, component in sorted(members, key=lambda row: row[0]):
+        vector = getattr(component, field)
+        for axis in ("x", "y"):
+            value = getattr(vector, axis)
+            if not math.isfinite(value) or (field == "size" and value < 0):
+                raise ValueError(
+                    f"entity {entity}: {kind.__name__}.{field}.{axis} is {value!r}, set in place "
+                    f"since the last step; it must be finite{' and >= 0' if field == 'size' else ''}"
+                )

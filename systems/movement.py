@@ -77,4 +77,4 @@ class MovementSystem(esper.Processor):
             physics = world.try_component(ride.platform, Physics)
             ride.frame = platform_frame(ride.normal, physics.velocity if physics else _ZERO)
             if ride.carry.x or ride.carry.y:
-                transform.position += ride.carry
+                transform.position.update(transform.position + ride.carry)

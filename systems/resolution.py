@@ -87,11 +87,11 @@ class Resolution:
         share_a = push_share(a, b, *pinned)
         moved = []
         if share_a > 0.0:
-            a.transform.position -= normal * (depth * share_a)
+            a.transform.position.update(a.transform.position - normal * (depth * share_a))
             a.sync()
             moved.append(a)
         if share_a < 1.0:
-            b.transform.position += normal * (depth * (1.0 - share_a))
+            b.transform.position.update(b.transform.position + normal * (depth * (1.0 - share_a)))
             b.sync()
             moved.append(b)
         self.settle(a, b, normal, pinned, self.holds(a, b, normal, self.supported), depth)
@@ -182,9 +182,9 @@ def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: flo
         velocity_a, velocity_b, inverse_a, inverse_b, normal, elasticity, friction
     )
     if a.physics and inverse_a:
-        a.physics.velocity += change_a
+        a.physics.velocity.update(a.physics.velocity + change_a)
     if b.physics and inverse_b:
-        b.physics.velocity += change_b
+        b.physics.velocity.update(b.physics.velocity + change_b)
 
 
 def material(a: Physics | None, b: Physics | None) -> tuple[float, float]:

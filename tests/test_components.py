@@ -5,7 +5,7 @@ import math
 import pytest
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Transform
+from components import Collider, ColliderType, Physics, Shape, Sprite, Touching, Transform
 
 
 def test_transform_converts_to_vector_and_starts_with_previous_equal():
@@ -58,3 +58,50 @@ def test_bad_values_raise_value_error_naming_the_field(make, field):
 def test_components_use_slots():
     for component in (Transform((0, 0)), Collider((1, 1)), Physics()):
         assert not hasattr(component, "__dict__")
+
+
+@pytest.mark.parametrize(
+    "make, field, value",
+    [
+        (lambda: Physics(), "mass", -1),
+        (lambda: Physics(), "mass", 0),
+        (lambda: Physics(), "elasticity", -0.5),
+        (lambda: Physics(), "friction", math.nan),
+        (lambda: Physics(), "gravity_scale", math.inf),
+        (lambda: Physics(), "max_speed", 0),
+        (lambda: Physics(), "velocity", (math.nan, 1)),
+        (lambda: Physics(), "velocity", "fast"),
+        (lambda: Collider((4, 4)), "size", (-5, 3)),
+        (lambda: Collider((4, 4)), "offset", (0, math.inf)),
+        (lambda: Collider((4, 4)), "type", "wall"),
+        (lambda: Collider((4, 4)), "shape", "round"),
+        (lambda: Collider((4, 4), shape=Shape.CIRCLE), "size", (4, 6)),
+        (lambda: Collider((4, 6)), "shape", Shape.CIRCLE),
+        (lambda: Transform((0, 0)), "position", (math.nan, 0)),
+        (lambda: Transform((0, 0)), "previous_position", (0, -math.inf)),
+        (lambda: Touching(), "down", 1),
+        (lambda: Sprite(), "color", (300, 0, 0)),
+        (lambda: Sprite(), "layer", 1.5),
+        (lambda: Sprite(), "size", (-1, 4)),
+        (lambda: Sprite(), "visible", "yes"),
+    ],
+)
+def test_bad_values_set_after_construction_raise_naming_the_field(make, field, value):
+    component = make()
+    before = getattr(component, field)
+    with pytest.raises(ValueError, match=field):
+        setattr(component, field, value)
+    assert getattr(component, field) == before  # the bad value was not stored
+
+
+def test_good_values_set_after_construction_are_converted_like_at_construction():
+    physics = Physics()
+    physics.velocity = (3, 4)
+    physics.mass = 2
+    assert isinstance(physics.velocity, Vector2) and physics.velocity == Vector2(3, 4)
+    assert physics.mass == 2.0 and isinstance(physics.mass, float)
+    collider = Collider((4, 4), shape=Shape.CIRCLE)
+    collider.size = (6, 6)
+    collider.shape = Shape.BOX
+    collider.size = (6, 2)
+    assert collider.size == Vector2(6, 2)

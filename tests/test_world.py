@@ -6,7 +6,7 @@ from pygame import Vector2
 
 from components import Collider, Physics, Transform
 from ecs import COLLISION_PRIORITY, MOVEMENT_PRIORITY, RESPONSE_PRIORITY, World
-from helpers import DT, box, position, run, wall
+from helpers import DT, box, position, run, velocity, wall
 
 
 def test_two_worlds_never_see_each_others_entities():
@@ -182,3 +182,35 @@ def test_a_system_between_collision_and_response_sees_its_moves_resolved(make_wo
     world.step(DT)
     assert [(c.a, c.b) for c in world.contacts] == [(w, crate)]
     assert position(world, crate).x == pytest.approx(40)
+
+
+@pytest.mark.parametrize("component, field, attribute", [
+    (Transform, "position", "x"), (Transform, "position", "y"),
+    (Physics, "velocity", "x"), (Physics, "velocity", "y"),
+    (Collider, "size", "x"), (Collider, "offset", "y"),
+])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_non_finite_values_written_in_place_are_caught_by_the_next_step(make_world, component, field,
+                                                                        attribute, bad):
+    world = make_world(gravity=(0, 980))
+    floor = wall(world, -50, 100, 200, 20)
+    bodies = [box(world, 10 * i, 0, velocity=(30, 0)) for i in range(3)]
+    run(world, 2)
+    state = [(tuple(position(world, e)), tuple(velocity(world, e))) for e in bodies]
+    victim = bodies[1]
+    setattr(getattr(world.component_for_entity(victim, component), field), attribute, bad)
+    with pytest.raises(ValueError, match=rf"entity {victim}\b.*{component.__name__}\.{field}\.{attribute}"):
+        world.step(DT)
+    # Nothing moved, and nothing non-finite spread to another entity.
+    for entity, (where, speed) in zip(bodies, state):
+        if entity != victim:
+            assert (tuple(position(world, entity)), tuple(velocity(world, entity))) == (where, speed)
+    assert position(world, floor) == Vector2(-50, 100)
+
+
+def test_negative_size_written_in_place_is_caught_by_the_next_step():
+    world = World()
+    crate = box(world, 0, 0)
+    world.component_for_entity(crate, Collider).size.x = -5
+    with pytest.raises(ValueError, match=rf"entity {crate}\b.*Collider\.size\.x"):
+        world.step(DT)
