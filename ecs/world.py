@@ -122,7 +122,8 @@ class World:
 
     def resource(self, resource_type: type[C]) -> C:
         """The resource of that type (KeyError if none was inserted)."""
-        return self.resources[resource_type]  # type: ignore[return-value]
+        resource: C = self.resources[resource_type]
+        return resource
 
     def close(self) -> None:
         """Delete this world's esper context and everything in it.
@@ -170,7 +171,7 @@ class World:
         if not callable(getattr(system, "process", None)):
             raise ValueError(f"system must have a process(dt) method, got {system!r}")
         if hasattr(system, "priority") or isinstance(system, esper.Processor):
-            system.priority = priority  # type: ignore[attr-defined]
+            system.priority = priority
         self.systems.append((priority, system))
         self.systems.sort(key=lambda item: -item[0])
 

@@ -186,12 +186,12 @@ def update_touching(world: World, contacts: list[Contact]) -> None:
         if contact.trigger:
             continue
         for entity, toward in ((contact.a, contact.normal), (contact.b, -contact.normal)):
-            flags = touching.get(entity)
-            if flags is not None:
-                flags.down |= toward.y > 0.5
-                flags.up |= toward.y < -0.5
-                flags.right |= toward.x > 0.5
-                flags.left |= toward.x < -0.5
+            side = touching.get(entity)
+            if side is not None:
+                side.down |= toward.y > 0.5
+                side.up |= toward.y < -0.5
+                side.right |= toward.x > 0.5
+                side.left |= toward.x < -0.5
 
 
 def _ordered(first: Body, second: Body) -> tuple[Body, Body]:

@@ -34,7 +34,8 @@ class Hit(NamedTuple):
     surface: float
 
 
-def _slab(low: float, length: float, other_low: float, other_length: float, move: float):
+def _slab(low: float, length: float, other_low: float, other_length: float,
+          move: float) -> tuple[float, float] | None:
     """Entry and exit times of one moving interval through another, or None
     if it never overlaps it along this axis (touching does not count)."""
     high, other_high = low + length, other_low + other_length
@@ -81,8 +82,8 @@ def _face(entry: float, axis: int, motion: Vector2) -> tuple[float, Vector2] | N
 def sweep_boxes(a: Box, b: Box, motion: Vector2) -> Hit | None:
     """First touch of box a moving by ``motion`` with box b at rest."""
     entered = _entry(a, b, motion)
-    face = entered and _face(*entered, motion)
-    if not face:
+    face = None if entered is None else _face(*entered, motion)
+    if entered is None or face is None:
         return None
     time, normal = face
     other = 1 - entered[1]
