@@ -1,6 +1,6 @@
 """Crack: boxes sliding along a floor and a wall built from flush tiles.
 
-Seed "Collisions, Part 1"'s crack problem: a box pressed against a surface
+The crack problem of Sacred Software's *Collisions, Part 1*: a box pressed against a surface
 made of separate tiles can catch on the seams between them. Here gravity
 presses boxes onto a floor of 16 px tiles (left) and sideways into a wall of
 16 px tiles (right) while they slide along it at different speeds, with no

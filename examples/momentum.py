@@ -1,4 +1,4 @@
-"""Momentum: seed "Rectangle Collisions"' three demos, side by side.
+"""Momentum: the three demos of Luke Godfrey's *Rectangle Collisions*, side by side.
 
 A box sliding at 150 px/s hits a box at rest, in three lanes:
 completely inelastic (they leave together at 75 px/s), completely elastic

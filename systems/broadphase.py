@@ -1,4 +1,4 @@
-"""Broad phase: a uniform grid of square cells (seed 002, N tutorial).
+"""Broad phase: a uniform grid of square cells (Metanet, *N Tutorial A: Collision Detection and Response*).
 
 Each box is stored in every cell it covers, so boxes of any size work; a pair
 sharing several cells is reported only from the cell holding the top-left

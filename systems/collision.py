@@ -72,10 +72,15 @@ class CollisionSystem(esper.Processor):
     union of its boxes at the start and end of the step), so its cost grows
     linearly with the number of entities. STATIC–STATIC and TRIGGER–TRIGGER
     pairs are skipped.
-    ``cell_size`` (px) is chosen each step from the typical moving collider
-    when left as None. Results are read by the ResponseSystem: ``bodies``
-    (entity -> Body, in entity order), ``pairs`` (a < b) and ``grid`` (whose
-    ``boxes`` hold each body's swept bounds).
+    ``cell_size`` (px), when left as None, is chosen from the typical moving
+    collider whenever esper's component lists change (an entity or a
+    component added or removed), not every step.
+
+    Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
+    entity order), ``pairs`` (a < b) and ``grid`` (whose ``boxes`` hold each
+    body's swept bounds). A system that moves bodies after Collision makes
+    the World run Collision again before Response, so these always describe
+    the world Response resolves.
     """
 
     def __init__(self, world: World, cell_size: float | None = None) -> None:

@@ -1,6 +1,6 @@
 """Continuous collision: sweep every moving body along its path in the step.
 
-Seed 000's timeslice subdivision, for many moving bodies: every candidate
+The timeslice subdivision of Sacred Software, *Collisions, Part 1*, for many moving bodies: every candidate
 pair is swept in relative motion (``systems.narrowphase.sweep``); impacts are
 taken earliest first, then larger contact surface, then entity ids. At an
 impact both bodies are placed at their contact positions, momentum and
@@ -65,7 +65,7 @@ class Sweeper:
     """Resolves one step's impacts in time order for a ResponseSystem.
 
     ``max_subdivisions`` bounds the impacts one body takes part in per step
-    (seed 000 uses 32); a body that reaches it stops where it is for the
+    (Sacred Software's article uses 32); a body that reaches it stops where it is for the
     rest of the step, and a single warning is logged.
     """
 

@@ -101,7 +101,8 @@ def _entry_fraction(gap_before: float, gap_now: float) -> float:
 
 
 # Minimum displacement vector, choosing the axis the body came through
-# (seed "Rectangle Collisions" least-overlap axis; seed 000's crack problem).
+# (the least-overlap axis of Luke Godfrey, *Rectangle Collisions*;
+# the crack problem of Sacred Software, *Collisions, Part 1*).
 def box_contact(a: Box, b: Box, before_a: Box, before_b: Box) -> BoxContact | None:
     """The contact pushing a out of b, or None if they only touch or are apart.
 

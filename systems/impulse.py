@@ -7,8 +7,8 @@ from pygame import Vector2
 __all__ = ["exchange_momentum"]
 
 
-# Impulse form of the seed "Rectangle Collisions" momentum exchange, with
-# Coulomb's law for friction (seed 004 names it as the missing piece).
+# Impulse form of the momentum exchange in Luke Godfrey, *Rectangle Collisions*, with Coulomb's law for
+# friction (the fizz (2D physics library) collision tutorial names it as the missing piece).
 def exchange_momentum(
     velocity_a: Vector2,
     velocity_b: Vector2,

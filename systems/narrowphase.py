@@ -51,7 +51,8 @@ def circles_penetration(centre_a: Vector2, radius_a: float,
     return Penetration(normal, depth, 0.0, 0.0)
 
 
-# Closest point on the box to the centre: its Voronoi region gives the normal (seed 002).
+# Closest point on the box to the centre: its Voronoi region gives the normal
+# (Metanet, *N Tutorial A: Collision Detection and Response*).
 def circle_box_penetration(centre: Vector2, radius: float, box: Box) -> Penetration | None:
     """Penetration of a disc into a box, or None if they only touch or are apart."""
     closest = Vector2(

@@ -34,7 +34,7 @@ _ZERO = Vector2()
 #: overlaps by more than this, and then pushed this much further apart: a
 #: chain of bodies sharing pushes would otherwise converge only geometrically,
 #: halving the leftover each round. The overshoot is far below the 0.5 px
-#: overcorrection seed 003 uses to keep bodies off seams.
+#: overcorrection Luke Godfrey's *Rectangle Collisions* uses to keep bodies off seams.
 RESOLVE_SLOP = 0.01
 
 #: px. An overlap left after ``max_iterations`` rounds is normal in a dense
@@ -55,7 +55,8 @@ class ResponseSystem(esper.Processor):
     pinned against something that holds still (see ``Resolution``);
     otherwise the body that moved this step is pushed, and when both or
     neither moved the push is shared in proportion to inverse mass. Boxes are
-    pushed back out the side they came through (seed 000's crack cure).
+    pushed back out the side they came through (the crack cure of
+    Sacred Software, *Collisions, Part 1*).
     Overlaps are taken earliest entry first, then larger contact surface,
     then entity ids; a pushed body is checked again against its neighbours,
     up to ``max_iterations`` times per pair and step. Momentum is exchanged
@@ -200,7 +201,7 @@ def _ordered(first: Body, second: Body) -> tuple[Body, Body]:
 
 def _enqueue(queue: list[QueueItem], a: Body, b: Body, heap: bool = False) -> None:
     """Queue the pair if it overlaps: earliest entry first, then larger
-    contact surface (seed 000's crack cure), then entity ids. TRIGGER pairs
+    contact surface (the crack cure of Sacred Software, *Collisions, Part 1*), then entity ids. TRIGGER pairs
     are never pushed (see _report_trigger)."""
     if (a.static and b.static) or a.trigger or b.trigger:
         return

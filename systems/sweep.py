@@ -49,7 +49,7 @@ def _slab(low: float, length: float, other_low: float, other_length: float,
 
 
 # Slab test of a moving box against a box at rest: the segment against
-# their Minkowski difference, one slab per axis (seed 000).
+# their Minkowski difference, one slab per axis (Sacred Software, *Collisions, Part 1*).
 def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
     """When box a moving by ``motion`` enters box b (negative if it starts
     inside) and along which axis it enters last; None if it never does."""
@@ -92,7 +92,7 @@ def sweep_boxes(a: Box, b: Box, motion: Vector2) -> Hit | None:
     return Hit(time, normal, max(surface, 0.0))
 
 
-# Swept spheres: the quadratic |d + m·t|² = (ra + rb)² (seed 001).
+# Swept spheres: the quadratic |d + m·t|² = (ra + rb)² (*Predictive Collision Detection*).
 def sweep_circles(centre_a: Vector2, radius_a: float, centre_b: Vector2, radius_b: float,
                   motion: Vector2) -> Hit | None:
     """First touch of circle a moving by ``motion`` with circle b at rest."""
@@ -125,7 +125,7 @@ def sweep_circles(centre_a: Vector2, radius_a: float, centre_b: Vector2, radius_
 
 
 # Moving circle against a box: the box grown by the radius, then the
-# Voronoi region of the hit point decides face or corner (seed 002).
+# Voronoi region of the hit point decides face or corner (Metanet, *N Tutorial A: Collision Detection and Response*).
 def sweep_circle_box(centre: Vector2, radius: float, box: Box, motion: Vector2) -> Hit | None:
     """First touch of circle a moving by ``motion`` with box b at rest."""
     grown = (box[0] - radius, box[1] - radius, box[2] + 2 * radius, box[3] + 2 * radius)

@@ -107,7 +107,7 @@ def test_fast_landing_exactly_on_a_seam_keeps_horizontal_speed(direction):
 
 
 def test_oblique_circle_collision_exchanges_momentum_along_the_centre_line():
-    # Seed 001's quadratic: impact at t = 0.55 with normal n = (0.8, 0.6).
+    # The quadratic of *Predictive Collision Detection*: impact at t = 0.55 with normal n = (0.8, 0.6).
     # Equal masses, e = 1: A keeps its tangential part, B takes the normal one:
     # vA' = v − (v·n)n = (864, −1152), vB' = (v·n)n = (1536, 1152) px/s.
     world = World()
@@ -200,7 +200,7 @@ def test_fast_bodies_never_leave_a_closed_arena_or_sink_into_its_walls(specs, gr
 
 
 def test_same_time_impacts_take_the_larger_surface_first():
-    # Seed 000's crack: moving (20, 20) px per step from (80, 30), the box
+    # Sacred Software's crack: moving (20, 20) px per step from (80, 30), the box
     # meets the wall face x = 100 at t = 0.5, exactly when its bottom edge
     # reaches the seam y = 50 between two wall tiles. The lower tile's top
     # edge is hit at the same instant with zero surface; taking it first
