@@ -97,6 +97,39 @@ def non_negative_size(field: str, value: object) -> Vector2:
     return size
 
 
+def number_in(low: float, high: float, unit: str = "") -> Check:
+    """A check for a finite number in [low, high] (``unit`` for the message)."""
+    def check(field: str, value: object) -> float:
+        number = finite_number(field, value)
+        if not low <= number <= high:
+            raise ValueError(f"{field} must be in [{low:g}, {high:g}]{unit}, got {value!r}")
+        return number
+    return check
+
+
+def vector_within(limit: float, unit: str = "") -> Check:
+    """A check for a pair of finite numbers each within ±``limit``."""
+    def check(field: str, value: object) -> Vector2:
+        vector = finite_vector(field, value)
+        for axis in ("x", "y"):
+            if abs(getattr(vector, axis)) > limit:
+                raise ValueError(f"{field}.{axis} must be within ±{limit:g}{unit}, got {getattr(vector, axis)!r}")
+        return vector
+    return check
+
+
+def area_size(limit: float) -> Check:
+    """A check for a (w, h) size in px with both in (0, ``limit``]."""
+    def check(field: str, value: object) -> Vector2:
+        size = finite_vector(field, value)
+        for axis in ("x", "y"):
+            if not 0.0 < getattr(size, axis) <= limit:
+                raise ValueError(f"{field}.{axis} must be in (0, {limit:g}] px (a collider needs an "
+                                 f"area: use a 1 px box for a point), got {getattr(size, axis)!r}")
+        return size
+    return check
+
+
 def member_of(kind: type[Any]) -> Check:
     """A check that the value is a member of the enum ``kind``."""
     def check(field: str, value: object) -> Any:

@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 
 from pygame import Vector2
 
-from components._checks import Check, Validated, finite_vector, member_of, non_negative_size
+from components import limits
+from components._checks import Check, Validated, area_size, member_of, vector_within
 
 __all__ = ["ColliderType", "Collider", "Shape"]
 
@@ -39,6 +40,7 @@ class Shape(Enum):
 class Collider(Validated):
     """An axis-aligned box ``size`` px (w, h) whose top-left is position + offset.
 
+    Width and height lie in (0, 1e12] px: a collider needs an area.
     ``offset`` (px) lets the box differ from the sprite. ``type`` is a
     ``ColliderType``; SOLID by default. ``shape`` is ``Shape.BOX`` (default)
     or ``Shape.CIRCLE``: a circle of diameter w inscribed in the box, which
@@ -52,8 +54,8 @@ class Collider(Validated):
     shape: Shape = Shape.BOX
 
     _checks: ClassVar[dict[str, Check]] = {
-        "size": non_negative_size,
-        "offset": finite_vector,
+        "size": area_size(limits.MAX_SIZE),
+        "offset": vector_within(limits.MAX_COORDINATE, " px"),
         "type": member_of(ColliderType),
         "shape": member_of(Shape),
     }

@@ -7,7 +7,8 @@ from typing import ClassVar
 
 from pygame import Vector2
 
-from components._checks import Check, Validated, at_least, finite_number, finite_vector, positive
+from components import limits
+from components._checks import Check, Validated, at_least, finite_number, number_in, positive, vector_within
 
 __all__ = ["Physics"]
 
@@ -28,19 +29,22 @@ def _speed_cap(name: str, value: object) -> float | None:
 class Physics(Validated):
     """Velocity and material of a moving body.
 
-    - ``velocity``: px/s, a ``pygame.Vector2``. While the body stands on a
-      moving STATIC platform, its velocity along the contact normal is
-      relative to the platform (see ``systems.riders``).
-    - ``mass``: > 0, any unit; only ratios between bodies matter.
-    - ``elasticity``: >= 0; 0.0 gives no bounce, 1.0 a perfect bounce (values
-      above 1 add energy, like a pinball bumper). A pair uses the larger.
+    - ``velocity``: px/s, a ``pygame.Vector2``, each component within ±1e9.
+      While the body stands on a moving STATIC platform, its velocity along
+      the contact normal is relative to the platform (see ``systems.riders``).
+    - ``mass``: 1e-6 to 1e6, any unit; only ratios between bodies matter.
+    - ``elasticity``: 0 to 10; 0.0 gives no bounce, 1.0 a perfect bounce
+      (values above 1 add energy, like a pinball bumper). A pair uses the
+      larger.
     - ``friction``: >= 0, Coulomb's coefficient mu; a pair uses the smaller.
       A collider without Physics (a bare floor or wall) brings no material:
       against it the pair uses this body's elasticity and friction, so a
       crate with friction 0.4 sliding at v px/s on a bare floor stops after
       v²/(2·0.4·g) px.
-    - ``gravity_scale``: multiplies the world's gravity (0 floats, -1 rises).
-    - ``max_speed``: px/s cap on the speed, or None for no cap.
+    - ``gravity_scale``: multiplies the world's gravity (0 floats, -1 rises),
+      within ±1e3.
+    - ``max_speed``: px/s cap on the speed, or None for the world's cap
+      (1e9 px/s; see ``components.limits``).
 
     Every field is checked when set, at construction and later alike.
     """
@@ -53,10 +57,10 @@ class Physics(Validated):
     max_speed: float | None = None
 
     _checks: ClassVar[dict[str, Check]] = {
-        "velocity": finite_vector,
-        "mass": _positive,
-        "elasticity": _non_negative,
+        "velocity": vector_within(limits.MAX_SPEED, " px/s"),
+        "mass": number_in(limits.MIN_MASS, limits.MAX_MASS),
+        "elasticity": number_in(0.0, limits.MAX_ELASTICITY),
         "friction": _non_negative,
-        "gravity_scale": finite_number,
+        "gravity_scale": number_in(-limits.MAX_GRAVITY_SCALE, limits.MAX_GRAVITY_SCALE),
         "max_speed": _speed_cap,
     }

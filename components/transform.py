@@ -7,7 +7,8 @@ from typing import ClassVar
 
 from pygame import Vector2
 
-from components._checks import Check, Validated, finite_vector
+from components import limits
+from components._checks import Check, Validated, vector_within
 
 __all__ = ["Transform"]
 
@@ -19,15 +20,16 @@ class Transform(Validated):
     ``position`` is a ``pygame.Vector2`` in px. ``previous_position`` is where
     the entity was before the latest Movement step (equal to ``position`` at
     creation); Response reads it to tell which side a body came from and
-    whether it moved at all. Both are checked (finite) when set.
+    whether it moved at all. Both are checked when set: finite, each
+    component within ±1e12 px.
     """
 
     position: Vector2 = field(default_factory=Vector2)
     previous_position: Vector2 = field(init=False)
 
     _checks: ClassVar[dict[str, Check]] = {
-        "position": finite_vector,
-        "previous_position": finite_vector,
+        "position": vector_within(limits.MAX_COORDINATE, " px"),
+        "previous_position": vector_within(limits.MAX_COORDINATE, " px"),
     }
 
     def __post_init__(self) -> None:

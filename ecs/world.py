@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from functools import partial
 import math
 import time
 from collections.abc import Callable
@@ -12,7 +13,8 @@ import esper
 from pygame import Vector2
 
 from components import Collider, Physics, Transform
-from components._checks import finite_vector
+from components import limits
+from components._checks import vector_within
 from systems.collision import CollisionSystem
 from systems.contact import Contact
 from systems.movement import MovementSystem
@@ -45,6 +47,7 @@ RESPONSE_PRIORITY = 100
 EVENTS_PRIORITY = 50
 
 _world_ids = itertools.count(1)
+_gravity = partial(vector_within(limits.MAX_ACCELERATION, " px/s²"), "gravity")
 
 
 class System(Protocol):
@@ -89,7 +92,8 @@ class World:
     def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0), continuous: bool = True) -> None:
         self.name = f"ecs.World-{next(_world_ids)}"
         self.resources: dict[type, Any] = {}
-        gravity = finite_vector("gravity", gravity)
+        self.closed = False
+        gravity = _gravity(gravity)
         rides: Rides = {}
         self.movement = MovementSystem(self, gravity, rides)
         self.collision = CollisionSystem(self)
@@ -132,8 +136,8 @@ class World:
         a game that makes a World per level or scene should close the old
         one; a World that is garbage collected closes itself.
         """
-        name = self.__dict__.pop("name", None)
-        if name is None or name not in esper.list_worlds():
+        name, self.closed = self.name, True
+        if name not in esper.list_worlds():
             return
         if esper.current_world == name:
             esper.switch_world("default")
@@ -146,6 +150,9 @@ class World:
             pass
 
     def _enter(self) -> None:
+        """Make this world esper's current context (every method starts so)."""
+        if self.closed:
+            raise RuntimeError(f"{self.name} is closed: it has no entities or systems any more")
         if esper.current_world != self.name:
             esper.switch_world(self.name)
 
@@ -156,7 +163,7 @@ class World:
 
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
-        self.movement.gravity = finite_vector("gravity", value)
+        self.movement.gravity = _gravity(value)
         self.response.gravity = Vector2(self.movement.gravity)
 
     @property
@@ -180,10 +187,10 @@ class World:
         self.systems = [(p, s) for p, s in self.systems if s is not system and type(s) is not system]
 
     def step(self, dt: float) -> None:
-        """Run every system once with ``dt`` seconds (finite, >= 0); each
+        """Run every system once with ``dt`` seconds (0 to 1 s); each
         system's time (ms) is kept in ``timings`` under its class name."""
-        if not (isinstance(dt, (int, float)) and math.isfinite(dt) and dt >= 0):
-            raise ValueError(f"dt must be a finite number of seconds >= 0, got {dt!r}")
+        if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not 0 <= dt <= limits.MAX_STEP:
+            raise ValueError(f"dt must be a number of seconds in [0, {limits.MAX_STEP:g}], got {dt!r}")
         self._enter()
         esper.clear_dead_entities()
         self._check_vectors()

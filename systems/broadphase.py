@@ -1,40 +1,60 @@
-"""Broad phase: a uniform grid of square cells (Metanet, *N Tutorial A: Collision Detection and Response*).
+"""Broad phase: a uniform grid of square cells, and a list of large boxes.
 
-Each box is stored in every cell it covers, so boxes of any size work; a pair
-sharing several cells is reported only from the cell holding the top-left
-corner of their intersection, so no set of seen pairs is needed, and the
-order depends only on the history of inserts, so it is deterministic. Building and querying cost grows linearly with the
-number of boxes as long as the cell size is on the order of a typical box.
+The grid follows Metanet, *N Tutorial A: Collision Detection and Response*.
+A box covering a few cells is filed in each of them; a pair sharing several
+cells is reported only from the cell holding the top-left corner of their
+intersection, so no set of seen pairs is needed and the order depends only on
+the history of inserts: it is deterministic. A box covering more than
+``LARGE_SPAN`` cells (a long level floor, a body crossing half the level in
+one step) is kept in a separate list instead, and is paired with the small
+boxes by walking the occupied cells it overlaps, or its own cells, whichever
+are fewer. So no cost, in time or memory, grows with a box's area or a
+body's speed.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 
 from systems.geometry import Box
 
-__all__ = ["SpatialGrid", "choose_cell_size"]
+__all__ = ["SpatialGrid", "choose_cell_size", "CROWD", "LARGE_SPAN", "PILE"]
 
 Cell = tuple[int, int]
+Span = tuple[int, int, int, int]
+
+#: Cells a box may cover and still be filed in the grid; larger ones go to
+#: the list of large boxes.
+LARGE_SPAN = 32
+
+#: A pile: a cell holding more than CROWD boxes whose areas (each counted up
+#: to one cell's) add up to more than PILE cells. Boxes that don't overlap
+#: can't do that (any box no larger than a cell that touches the cell lies
+#: within the 3 × 3 cells around it), so only bodies spawned or crushed on
+#: top of each other make one, and no cell size can split them. In a pile
+#: each mover is paired with the next CROWD along a ring whose order is
+#: shuffled anew every step (so every pair comes round), and every STATIC
+#: with every mover: a pile of n costs O(n·CROWD) pairs per step instead of
+#: n²/2 and spreads out over a few steps.
+CROWD = 12
+PILE = 9.0
 
 
 # Cell size from the typical body: four times the median extent of the movers.
 def choose_cell_size(extents: Iterable[float], default: float = 64.0) -> float:
     """A cell size (px) four times the median of ``extents``, at least 4 px.
 
-    Boxes larger than a cell still work (they sit in several cells); this
-    only keeps the number of boxes per cell small for the common case;
-    four times (rather than one) files a typical mover and its sweep under a
-    single cell, which measured fastest in the arena benchmark.
+    Boxes larger than a cell still work (they sit in several cells, or in the
+    list of large boxes); this only keeps the number of boxes per cell small
+    for the common case; four times (rather than one) files a typical mover
+    and its sweep under a single cell, which measured fastest in the arena
+    benchmark.
     """
     ordered = sorted(extents)
     if not ordered:
         return default
     return max(4.0, 4.0 * ordered[len(ordered) // 2])
-
-
-Span = tuple[int, int, int, int]
 
 
 def _span(box: Box, size: float) -> Span:
@@ -44,13 +64,32 @@ def _span(box: Box, size: float) -> Span:
     return floor(x / size), floor(y / size), floor((x + w) / size), floor((y + h) / size)
 
 
+def _area(span: Span) -> int:
+    """Number of cells in a span."""
+    return (span[2] - span[0] + 1) * (span[3] - span[1] + 1)
+
+
+def _morton(x: int, y: int) -> int:
+    """Z-order (Morton) key of a cell of a fine lattice: nearby points get
+    nearby keys (bits of x and y interleaved; 16 bits of each)."""
+    key = 0
+    for bit in range(16):
+        key |= ((x >> bit) & 1) << (2 * bit) | ((y >> bit) & 1) << (2 * bit + 1)
+    return key
+
+
+def _touch(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap or touch."""
+    return a[0] <= b[0] + b[2] and b[0] <= a[0] + a[2] and a[1] <= b[1] + b[3] and b[1] <= a[1] + a[3]
+
+
 class SpatialGrid:
     """Boxes filed under the grid cells they cover; ``cell_size`` in px.
 
     The grid persists from step to step: ``insert`` of an entity already
     filed only re-files it when the cells it covers change, which for most
     moving bodies they don't, so a step allocates little. ``remove`` drops
-    an entity that is gone.
+    an entity that is gone. ``boxes`` holds every box, small and large.
     """
 
     def __init__(self, cell_size: float) -> None:
@@ -60,17 +99,24 @@ class SpatialGrid:
         self.cells: dict[Cell, list[int]] = {}
         self.boxes: dict[int, Box] = {}
         self.spans: dict[int, Span] = {}
+        self.large: dict[int, Box] = {}
 
     def insert(self, entity: int, box: Box) -> None:
-        """File (or re-file) ``entity`` under every cell ``box`` covers."""
+        """File (or re-file) ``entity`` under every cell ``box`` covers, or
+        in the list of large boxes."""
         self.boxes[entity] = box
         span = _span(box, self.cell_size)
         old = self.spans.get(entity)
         if old == span:
+            if entity in self.large:
+                self.large[entity] = box
             return
         if old is not None:
             self._unfile(entity, old)
         self.spans[entity] = span
+        if _area(span) > LARGE_SPAN:
+            self.large[entity] = box
+            return
         cells = self.cells
         for cx in range(span[0], span[2] + 1):
             for cy in range(span[1], span[3] + 1):
@@ -88,6 +134,8 @@ class SpatialGrid:
             del self.boxes[entity]
 
     def _unfile(self, entity: int, span: Span) -> None:
+        if self.large.pop(entity, None) is not None:
+            return
         cells = self.cells
         for cx in range(span[0], span[2] + 1):
             for cy in range(span[1], span[3] + 1):
@@ -96,16 +144,22 @@ class SpatialGrid:
                 if not members:
                     del cells[(cx, cy)]
 
-    def pairs(self, skip: Collection[int] = ()) -> list[tuple[int, int]]:
+    def pairs(self, skip: Collection[int] = (), shuffle: int = 0) -> list[tuple[int, int]]:
         """Every pair (a, b), a < b, whose boxes overlap or touch, each once,
-        except pairs with both entities in ``skip`` (e.g. two STATICs)."""
+        except pairs with both entities in ``skip`` (e.g. two STATICs); in a
+        pile (see ``PILE``), a subset chosen by ``shuffle`` (e.g. the step
+        number) in which every STATIC in ``skip`` meets every mover."""
         found: list[tuple[int, int]] = []
+        piled: set[tuple[int, int]] = set()
         boxes = self.boxes
         size = self.cell_size
         floor = math.floor
         for (cx, cy), members in self.cells.items():
             count = len(members)
             if count < 2:
+                continue
+            if count > CROWD and self._is_pile(members):
+                piled.update(self._pile_pairs(members, skip, shuffle))
                 continue
             for i in range(count - 1):
                 a = members[i]
@@ -121,17 +175,86 @@ class SpatialGrid:
                         continue
                     if not (a in skip and b in skip):
                         found.append((a, b) if a < b else (b, a))
+        if piled:  # pairs of a pile come from a set: order them, and drop repeats
+            found = sorted(piled.union(found))
+        if self.large:
+            found += self._large_pairs(skip)
         return found
+
+    def _is_pile(self, members: list[int]) -> bool:
+        """Whether a cell's boxes must overlap heavily (see ``PILE``)."""
+        cell_area = self.cell_size * self.cell_size
+        boxes = self.boxes
+        total = sum(min(boxes[e][2] * boxes[e][3], cell_area) for e in members)
+        return total > PILE * cell_area
+
+    def _pile_pairs(self, members: list[int], skip: Collection[int], shuffle: int) -> list[tuple[int, int]]:
+        """Pairs of a pile (see ``PILE``): every STATIC in ``skip`` with every
+        mover, and each mover with the next CROWD along the Z-order curve of
+        their centres (spatial neighbours, so mostly overlapping pairs);
+        movers on one spot are ordered by a hash of the entity and
+        ``shuffle``, so that every pair of them comes round over the steps."""
+        boxes = self.boxes
+        statics = [e for e in members if e in skip]
+        step = self.cell_size / 16.0
+
+        def key(entity: int) -> tuple[int, int, int]:
+            x, y, w, h = boxes[entity]
+            spread = (entity * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
+            return _morton(int((x + w / 2) // step), int((y + h / 2) // step)), spread, entity
+
+        movers = sorted((e for e in members if e not in skip), key=key)
+        count = len(movers)
+        candidates = [(a, b) for a in statics for b in movers]
+        reach = min(CROWD, count - 1)
+        candidates += [(movers[i], movers[i + d]) for i in range(count) for d in range(1, reach + 1) if i + d < count]
+        return [(a, b) if a < b else (b, a) for a, b in candidates if _touch(boxes[a], boxes[b])]
+
+    def load(self, box: Box) -> int:
+        """How many filed boxes a ``query`` of ``box`` would look at."""
+        return sum(len(members) for _, members in self._cells_within(_span(box, self.cell_size))) + len(self.large)
+
+    def _large_pairs(self, skip: Collection[int]) -> list[tuple[int, int]]:
+        """Pairs with at least one large box: large with small, each found
+        once (from the cell holding the top-left corner of the two boxes'
+        intersection, as for small pairs), then large with large."""
+        found: list[tuple[int, int]] = []
+        boxes, size, floor = self.boxes, self.cell_size, math.floor
+        for large, box in self.large.items():
+            for (cx, cy), members in self._cells_within(self.spans[large]):
+                for other in members:
+                    ox, oy, _, _ = other_box = boxes[other]
+                    if (large in skip and other in skip) or not _touch(box, other_box):
+                        continue
+                    if floor(max(box[0], ox) / size) == cx and floor(max(box[1], oy) / size) == cy:
+                        found.append((large, other) if large < other else (other, large))
+        ordered = list(self.large.items())
+        for i, (a, box_a) in enumerate(ordered):
+            for b, box_b in ordered[i + 1:]:
+                if not (a in skip and b in skip) and _touch(box_a, box_b):
+                    found.append((a, b) if a < b else (b, a))
+        return found
+
+    def _cells_within(self, span: Span) -> Iterator[tuple[Cell, list[int]]]:
+        """The occupied cells inside ``span``: by walking the span's cells
+        or the occupied ones, whichever are fewer (in a stable order)."""
+        cells = self.cells
+        if _area(span) <= len(cells):
+            for cx in range(span[0], span[2] + 1):
+                for cy in range(span[1], span[3] + 1):
+                    members = cells.get((cx, cy))
+                    if members is not None:
+                        yield (cx, cy), members
+            return
+        for cell, members in cells.items():
+            if span[0] <= cell[0] <= span[2] and span[1] <= cell[1] <= span[3]:
+                yield cell, members
 
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
-        x, y, w, h = box
         hits: set[int] = set()
-        first_x, first_y, last_x, last_y = _span(box, self.cell_size)
-        for cx in range(first_x, last_x + 1):
-            for cy in range(first_y, last_y + 1):
-                for entity in self.cells.get((cx, cy), ()):
-                    ox, oy, ow, oh = self.boxes[entity]
-                    if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:
-                        hits.add(entity)
+        boxes = self.boxes
+        for _, members in self._cells_within(_span(box, self.cell_size)):
+            hits.update(entity for entity in members if _touch(boxes[entity], box))
+        hits.update(entity for entity, other in self.large.items() if _touch(other, box))
         return sorted(hits)

@@ -89,6 +89,7 @@ class CollisionSystem(esper.Processor):
         self.bodies: dict[int, Body] = {}
         self.pairs: list[tuple[int, int]] = []
         self.grid = SpatialGrid(64.0)
+        self.steps = 0
         self._sources: tuple[object, object] | None = None
 
     def process(self, dt: float) -> None:
@@ -103,7 +104,8 @@ class CollisionSystem(esper.Processor):
             self._sources = sources
             self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
         bodies = self.bodies
-        self.pairs = self.grid.pairs({e for e, body in bodies.items() if body.static})
+        self.steps += 1
+        self.pairs = self.grid.pairs({e for e, body in bodies.items() if body.static}, self.steps)
         if any(body.trigger for body in bodies.values()):  # trigger–trigger pairs mean nothing
             self.pairs = [(a, b) for a, b in self.pairs if not (bodies[a].trigger and bodies[b].trigger)]
         for a, b in self.pairs:
@@ -114,11 +116,19 @@ class CollisionSystem(esper.Processor):
         """Entities ``body`` may touch within ``box`` (px): its broad-phase
         partners while ``box`` stays inside the bounds it was filed under,
         otherwise a fresh grid query."""
+        return self.candidates_within(body, box, None)[0]
+
+    def candidates_within(self, body: Body, box: Box, budget: int | None) -> tuple[list[int], int]:
+        """``candidates``, and how many boxes were looked at; a query that
+        would look at more than ``budget`` boxes is skipped for the partners."""
         x, y, w, h = box
         bx, by, bw, bh = self.grid.boxes[body.entity]
         if bx <= x and by <= y and x + w <= bx + bw and y + h <= by + bh:
-            return body.neighbours
-        return [e for e in self.grid.query(box) if e != body.entity]
+            return body.neighbours, len(body.neighbours)
+        load = self.grid.load(box)
+        if budget is not None and load > budget:
+            return body.neighbours, len(body.neighbours)
+        return [e for e in self.grid.query(box) if e != body.entity], load
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pygame import Vector2
 
 from systems.collision import Body, CollisionSystem
-from systems.geometry import boxes_overlap, union_box
+from systems.geometry import boxes_overlap, tie_direction, union_box
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
 
@@ -122,7 +122,8 @@ class Sweeper:
             # them drift in): if still closing, that is an impact now.
             if not boxes_overlap(box_a, box_b):
                 return
-            inside = overlap(box_a, a.round, a.before, box_b, b.round, b.before)
+            inside = overlap(box_a, a.round, a.before, box_b, b.round, b.before,
+                             tie_direction(a.entity, b.entity))
             if inside is None or inside.depth > SHALLOW or relative.dot(inside.normal) <= 0.0:
                 return
             time, normal, surface = now, inside.normal, inside.surface
@@ -143,10 +144,11 @@ class Sweeper:
             path.origin = path.at(time)
             path.start = time
         motions = (Vector2(path_a.motion), Vector2(path_b.motion))
-        # A frozen body holds still like a support for the rest of the step.
-        held = self.state.holds(a, b, normal, self.state.supported)
-        held = (held[0] or frozen_a, held[1] or frozen_b)
-        self.state.settle(a, b, normal, held, held, approach * (1.0 - time))
+        # A frozen body keeps its place for the rest of the step, but its
+        # momentum counts by its real mass: it must not act as a support.
+        held = self.state.holds(a, b, normal)
+        self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b),
+                          approach * (1.0 - time))
         for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
             if body.physics is not None and not body.static and not frozen:
                 # A rider's path is its own motion plus its platform's carry.

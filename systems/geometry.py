@@ -8,12 +8,15 @@ pygame's display, so every function is tested on its own.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 __all__ = [
     "Box",
     "BoxContact",
     "TOUCH_EPSILON",
+    "Tie",
+    "tie_direction",
     "axis_overlap",
     "boxes_overlap",
     "directional_gap",
@@ -22,6 +25,11 @@ __all__ = [
 ]
 
 Box = tuple[float, float, float, float]
+
+#: A unit direction (x, y) from a to b to fall back on when two shapes sit
+#: exactly on one spot (a pile spawned at one point), so that pairs of a
+#: pile push apart in many directions rather than all along one axis.
+Tie = tuple[float, float]
 
 # Overlaps at or below this many px count as touching, not penetrating: it
 # absorbs the rounding left by pushing a body exactly flush with another.
@@ -74,6 +82,16 @@ def directional_gap(a: Box, b: Box, axis: int, sign: int) -> float:
     return a[axis] - (b[axis] + b[axis + 2])
 
 
+# Directions k·(golden angle), k = 0..255: evenly spread around the circle.
+_TIES: list[Tie] = [(math.cos(k * 2.399963229728653), math.sin(k * 2.399963229728653)) for k in range(256)]
+
+
+def tie_direction(a: int, b: int) -> Tie:
+    """A unit direction (x, y), the same every time for the pair (a, b) and
+    spread around the circle over many pairs (a table lookup: cheap)."""
+    return _TIES[(a * 40503 + b * 9973) % 256]
+
+
 # Union of two AABBs (the swept bounds of a box that moved between them).
 def union_box(a: Box, b: Box) -> Box:
     """Smallest box holding both a and b."""
@@ -84,13 +102,14 @@ def union_box(a: Box, b: Box) -> Box:
     return (left, top, right - left, bottom - top)
 
 
-def _facing_sign(a: Box, b: Box, before_a: Box, before_b: Box, axis: int) -> int:
-    """+1 when b lies toward +axis of a, judged first from where they were."""
+def _facing_sign(a: Box, b: Box, before_a: Box, before_b: Box, axis: int, tie: Tie) -> int:
+    """+1 when b lies toward +axis of a, judged first from where they were;
+    ``tie`` decides for centres that coincide then and now."""
     for first, second in ((before_a, before_b), (a, b)):
         delta = (second[axis] + second[axis + 2] / 2) - (first[axis] + first[axis + 2] / 2)
         if delta != 0.0:
             return 1 if delta > 0 else -1
-    return 1
+    return 1 if tie[axis] >= 0 else -1
 
 
 def _entry_fraction(gap_before: float, gap_now: float) -> float:
@@ -103,7 +122,7 @@ def _entry_fraction(gap_before: float, gap_now: float) -> float:
 # Minimum displacement vector, choosing the axis the body came through
 # (the least-overlap axis of Luke Godfrey, *Rectangle Collisions*;
 # the crack problem of Sacred Software, *Collisions, Part 1*).
-def box_contact(a: Box, b: Box, before_a: Box, before_b: Box) -> BoxContact | None:
+def box_contact(a: Box, b: Box, before_a: Box, before_b: Box, tie: Tie = (0.0, 1.0)) -> BoxContact | None:
     """The contact pushing a out of b, or None if they only touch or are apart.
 
     ``before_a`` and ``before_b`` are the boxes at the start of the step. If
@@ -112,7 +131,9 @@ def box_contact(a: Box, b: Box, before_a: Box, before_b: Box) -> BoxContact | No
     a body sliding over flush tiles from snagging on their seams, where the
     plain least-overlap rule would push it sideways. Entering across a corner,
     the axis whose gap closed last is the one hit. Bodies that already
-    overlapped on both axes take the axis of least overlap.
+    overlapped on both axes take the axis of least overlap at the start of
+    the step (for a pile spawned on one spot, ``tie``, a unit direction a->b
+    chosen per pair, picks the axis and side when nothing else does).
     """
     overlap = (axis_overlap(a, b, 0), axis_overlap(a, b, 1))
     if overlap[0] <= TOUCH_EPSILON or overlap[1] <= TOUCH_EPSILON:
@@ -120,8 +141,8 @@ def box_contact(a: Box, b: Box, before_a: Box, before_b: Box) -> BoxContact | No
     before = (axis_overlap(before_a, before_b, 0), axis_overlap(before_a, before_b, 1))
     apart = (before[0] <= TOUCH_EPSILON, before[1] <= TOUCH_EPSILON)
     signs = (
-        _facing_sign(a, b, before_a, before_b, 0),
-        _facing_sign(a, b, before_a, before_b, 1),
+        _facing_sign(a, b, before_a, before_b, 0, tie),
+        _facing_sign(a, b, before_a, before_b, 1, tie),
     )
     entries = [0.0, 0.0]
     for axis in (0, 1):
@@ -131,9 +152,11 @@ def box_contact(a: Box, b: Box, before_a: Box, before_b: Box) -> BoxContact | No
             entries[axis] = _entry_fraction(gap_before, gap_now)
     if apart[0] != apart[1]:
         axis = 0 if apart[0] else 1
-    elif apart[0] and entries[0] != entries[1]:
-        axis = 0 if entries[0] > entries[1] else 1
-    else:
-        axis = 0 if overlap[0] < overlap[1] else 1
+    elif apart[0]:
+        axis = 0 if entries[0] > entries[1] or (entries[0] == entries[1] and overlap[0] < overlap[1]) else 1
+    else:  # least overlap as the step began, so that a pile pushes apart in all directions
+        axis = 0 if before[0] < before[1] else 1
+        if before[0] == before[1]:  # e.g. equal boxes spawned on one spot
+            axis = 0 if abs(tie[0]) > abs(tie[1]) else 1
     depth = -directional_gap(a, b, axis, signs[axis])
     return BoxContact(axis, signs[axis], depth, entries[axis], overlap[1 - axis])

@@ -6,9 +6,13 @@ from pygame import Vector2
 
 __all__ = ["exchange_momentum"]
 
+Axes = tuple[bool, bool]
+FREE: Axes = (False, False)
 
-# Impulse form of the momentum exchange in Luke Godfrey, *Rectangle Collisions*, with Coulomb's law for
-# friction (the fizz (2D physics library) collision tutorial names it as the missing piece).
+
+# Impulse form of the momentum exchange in Luke Godfrey, *Rectangle
+# Collisions*, with Coulomb's law for friction (the fizz (2D physics library)
+# collision tutorial names it as the missing piece).
 def exchange_momentum(
     velocity_a: Vector2,
     velocity_b: Vector2,
@@ -17,26 +21,44 @@ def exchange_momentum(
     normal: Vector2,
     elasticity: float,
     friction: float,
+    held_a: Axes = FREE,
+    held_b: Axes = FREE,
 ) -> tuple[Vector2, Vector2]:
     """Velocity changes (px/s) of a and b from a contact with unit ``normal`` a->b.
 
     Along the normal this gives vA' = (e·mB·(vB − vA) + mA·vA + mB·vB) / (mA + mB)
     and symmetrically for b; an inverse mass of 0 is an infinite mass (a
-    STATIC body), giving vA' = vB − e·(vA − vB). Bodies moving apart, or two
-    infinite masses, exchange nothing. Friction acts along the tangent: its
-    velocity change is at most ``friction`` times the normal one, and it never
-    does more than stop the sliding.
+    STATIC body), giving vA' = vB − e·(vA − vB). ``held_a`` and ``held_b``
+    say, per axis (x, y), whether something behind the body holds it where
+    this contact pushes it (a box pressed against a wall): along the normal
+    it then counts as infinite mass on that axis only, so the support takes
+    that part of the impulse. Bodies moving apart, or two infinite masses,
+    exchange nothing. Friction acts along the tangent with the bodies' real
+    masses (a support behind a body doesn't hold it sideways): its impulse
+    is at most ``friction`` times the normal one, and it never does more than
+    stop the sliding.
     """
     relative = velocity_a - velocity_b
     approach = relative.dot(normal)
-    total = inverse_mass_a + inverse_mass_b
-    if approach <= 0.0 or total == 0.0:
+    weights_a = _axis_weights(inverse_mass_a, held_a)
+    weights_b = _axis_weights(inverse_mass_b, held_b)
+    stiffness = sum((weights_a[i] + weights_b[i]) * normal[i] * normal[i] for i in (0, 1))
+    if approach <= 0.0 or stiffness == 0.0:
         return Vector2(), Vector2()
-    normal_impulse = (1.0 + elasticity) * approach / total
-    impulse = normal * normal_impulse
+    normal_impulse = (1.0 + elasticity) * approach / stiffness
+    change_a = Vector2(-weights_a[0] * normal.x, -weights_a[1] * normal.y) * normal_impulse
+    change_b = Vector2(weights_b[0] * normal.x, weights_b[1] * normal.y) * normal_impulse
     sliding = relative - normal * approach
     sliding_speed = sliding.length()
-    if friction > 0.0 and sliding_speed > 0.0:
+    total = inverse_mass_a + inverse_mass_b
+    if friction > 0.0 and sliding_speed > 0.0 and total > 0.0:
         tangent_impulse = min(friction * normal_impulse, sliding_speed / total)
-        impulse += sliding * (tangent_impulse / sliding_speed)
-    return impulse * -inverse_mass_a, impulse * inverse_mass_b
+        direction = sliding / sliding_speed
+        change_a -= direction * (tangent_impulse * inverse_mass_a)
+        change_b += direction * (tangent_impulse * inverse_mass_b)
+    return change_a, change_b
+
+
+def _axis_weights(inverse_mass: float, held: Axes) -> tuple[float, float]:
+    """Inverse mass along x and y: 0 on a held axis."""
+    return (0.0 if held[0] else inverse_mass, 0.0 if held[1] else inverse_mass)

@@ -8,7 +8,8 @@ import esper
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
-from components._checks import finite_vector
+from components import limits
+from components._checks import vector_within
 from systems.riders import Rides, platform_frame
 
 if TYPE_CHECKING:
@@ -18,6 +19,10 @@ __all__ = ["MovementSystem"]
 
 _ZERO = Vector2()
 
+# px/s: a velocity with both components below this is under the world's
+# speed cap (limits.MAX_SPEED) without computing its length.
+_SAFE = limits.MAX_SPEED / 2**0.5
+
 
 class MovementSystem(esper.Processor):
     """Move every entity that has a Transform and Physics by its velocity.
@@ -25,7 +30,8 @@ class MovementSystem(esper.Processor):
     Each step: ``previous_position = position``; ``velocity += gravity ·
     gravity_scale · dt`` (not for STATIC colliders, which move only by their
     own velocity, e.g. moving platforms); the speed is clamped to
-    ``max_speed``; then ``position += velocity · dt`` (semi-implicit Euler,
+    ``max_speed`` (and always to the world's cap, ``limits.MAX_SPEED``); then
+    ``position += velocity · dt`` (semi-implicit Euler,
     as in the fizz collision tutorial). Last, each body that stood on a
     STATIC platform at the end of the previous step (``rides``, written by
     Response) is moved by the platform's displacement (see
@@ -35,7 +41,7 @@ class MovementSystem(esper.Processor):
     def __init__(self, world: World, gravity: tuple[float, float] | Vector2 = (0.0, 0.0),
                  rides: Rides | None = None) -> None:
         self.world = world
-        self.gravity = finite_vector("gravity", gravity)
+        self.gravity = vector_within(limits.MAX_ACCELERATION, " px/s²")("gravity", gravity)
         self.rides: Rides = {} if rides is None else rides
 
     def process(self, dt: float) -> None:
@@ -53,6 +59,9 @@ class MovementSystem(esper.Processor):
             cap = physics.max_speed
             if cap is not None and velocity.length_squared() > cap * cap:
                 velocity.scale_to_length(cap)
+            elif abs(velocity.x) > _SAFE or abs(velocity.y) > _SAFE:  # rarely: test the world's cap
+                if velocity.length_squared() > limits.MAX_SPEED * limits.MAX_SPEED:
+                    velocity.scale_to_length(limits.MAX_SPEED)
             position.x += velocity.x * dt
             position.y += velocity.y * dt
         self._carry_riders()

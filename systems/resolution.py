@@ -7,12 +7,19 @@ from pygame import Vector2
 from components import Physics
 from systems.collision import Body
 from systems.contact import Contact
-from systems.impulse import exchange_momentum
+from systems.impulse import FREE, Axes, exchange_momentum
 from systems.riders import Ride, Rides
 
-__all__ = ["Resolution", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
+__all__ = ["RESOLVE_SLOP", "Resolution", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
 
 _ZERO = Vector2()
+
+#: px. A pair already resolved this step is corrected again only when it
+#: overlaps by more than this, and then pushed this much further apart: a
+#: chain of bodies sharing pushes would otherwise converge only geometrically,
+#: halving the leftover each round. The overshoot is far below the 0.5 px
+#: overcorrection Luke Godfrey's *Rectangle Collisions* uses to keep bodies off seams.
+RESOLVE_SLOP = 0.01
 
 #: px/s. Relative normal speed below which a contact counts as resting (only
 #: rounding error is left of an inelastic contact's approach).
@@ -22,18 +29,22 @@ RESTING_SPEED = 1e-6
 class Resolution:
     """The state of resolving one step's collisions, shared by both pipelines.
 
-    Shock propagation, in two tables of direction bits per entity (the
-    normal's dominant axis and sign):
+    Shock propagation, keyed by direction bits (an axis and a sign; the
+    contact normal's dominant axis):
 
-    - ``pinned``: directions a body may no longer be *pushed* this step,
-      because it was pushed off something that holds still that way (a
-      STATIC, or a body itself pinned). A box pushed out of the floor is not
-      pushed back into it by the box landing on it, so stacks don't sink.
-    - ``supported``: directions in which a body acts as an infinite mass for
-      momentum, because it was left *resting* on such a support. A box at
-      rest on the floor stops the box landing on it; a box that bounced off
-      the floor does not, or a wall moving at its rebound speed would pump
-      energy into whatever it meets.
+    - ``pinned`` (entity -> bits): directions a body may no longer be
+      *pushed* this step, because it was pushed off something that holds
+      still that way (a STATIC, or a body itself pinned). A box pushed out of
+      the floor is not pushed back into it by the box landing on it, so
+      stacks don't sink.
+    - ``supported`` ((entity, bit) -> px/s): directions in which a body came
+      to *rest* against such a support, with its velocity that way at that
+      moment. Along the normal of a later contact it counts as an infinite
+      mass on that axis only (a box at rest on the floor stops the box
+      landing on it), and only while it is not moving away from the support
+      faster than it was then: otherwise it would act as a wall moving at its
+      own speed and pump energy into whatever it meets. Friction always sees
+      the real masses.
     """
 
     def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
@@ -41,36 +52,51 @@ class Resolution:
         self.up = up
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
-        self.supported: dict[int, int] = {}
+        self.supported: dict[tuple[int, int], float] = {}
         self.resolved: dict[tuple[int, int], Contact] = {}
 
-    def holds(self, a: Body, b: Body, normal: Vector2, table: dict[int, int] | None = None) -> tuple[bool, bool]:
-        """Whether a, resp. b, holds still when pushed apart along ``normal``
-        (a->b), by ``table`` (``pinned`` unless given)."""
+    def holds(self, a: Body, b: Body, normal: Vector2) -> tuple[bool, bool]:
+        """Whether a, resp. b, may not be pushed apart along ``normal`` (a->b)."""
         bit_a, bit_b = _direction_bits(normal)
-        table = self.pinned if table is None else table
-        return (a.static or bool(table.get(a.entity, 0) & bit_a),
-                b.static or bool(table.get(b.entity, 0) & bit_b))
+        return (a.static or bool(self.pinned.get(a.entity, 0) & bit_a),
+                b.static or bool(self.pinned.get(b.entity, 0) & bit_b))
 
-    def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool],
-               supported: tuple[bool, bool], depth: float) -> None:
+    def held_axes(self, body: Body, push: Vector2) -> Axes:
+        """Per axis (x, y), whether ``body`` counts as an infinite mass when a
+        contact pushes it along ``push``: a STATIC always; otherwise where it
+        rests against a support that way and is not leaving it."""
+        if body.static:
+            return (True, True)
+        velocity = _own_velocity(body)
+        held = [False, False]
+        for axis in (0, 1):
+            if push[axis] != 0.0:
+                sign = 1.0 if push[axis] > 0.0 else -1.0
+                since = self.supported.get((body.entity, _bit(axis, sign)))
+                held[axis] = since is not None and velocity[axis] * sign >= since - RESTING_SPEED
+        return (held[0], held[1])
+
+    def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact with
-        ``depth`` px, and pin or support whoever was pushed off a held body."""
-        exchange(a, b, normal, 0.0 if supported[0] else a.inverse_mass,
-                 0.0 if supported[1] else b.inverse_mass, self.rest_speed, self.up)
+        ``depth`` px, and pin or support whoever was pushed off a held body
+        (``pinned`` says which of a and b held still for the push)."""
+        held_a, held_b = self.held_axes(a, -normal), self.held_axes(b, normal)
+        exchange(a, b, normal, held_a, held_b, self.rest_speed, self.up)
         self.record(a.entity, b.entity, normal, depth)
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
-        resting = abs((velocity_b - velocity_a).dot(normal)) <= RESTING_SPEED
-        if resting:
-            self._note_rider(a, b, normal)
-        bit_a, bit_b = _direction_bits(normal)
-        for table, held in ((self.pinned, pinned), (self.supported, supported)):
-            if table is self.supported and not resting:
-                break
-            if held[0] and not b.static:
-                table[b.entity] = table.get(b.entity, 0) | bit_a
-            if held[1] and not a.static:
-                table[a.entity] = table.get(a.entity, 0) | bit_b
+        axis = 0 if abs(normal.x) >= abs(normal.y) else 1
+        sign = 1.0 if normal[axis] > 0 else -1.0
+        for body, toward, held in ((b, -sign, pinned[0]), (a, sign, pinned[1])):
+            if held and not body.static:  # pushed off a body that holds still
+                bit = _bit(axis, toward)
+                self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
+        if abs((velocity_b - velocity_a).dot(normal)) > RESTING_SPEED:
+            return
+        self._note_rider(a, b, normal)
+        for body, other_held, toward, velocity in ((b, held_a[axis], -sign, velocity_b),
+                                                   (a, held_b[axis], sign, velocity_a)):
+            if other_held and not body.static:  # came to rest against a support
+                self.supported[(body.entity, _bit(axis, toward))] = velocity[axis] * toward
 
     def _note_rider(self, a: Body, b: Body, normal: Vector2) -> None:
         """Remember a body left resting on top of a STATIC (the normal from
@@ -94,7 +120,7 @@ class Resolution:
             b.transform.position.update(b.transform.position + normal * (depth * (1.0 - share_a)))
             b.sync()
             moved.append(b)
-        self.settle(a, b, normal, pinned, self.holds(a, b, normal, self.supported), depth)
+        self.settle(a, b, normal, pinned, depth)
         return moved
 
     def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False) -> None:
@@ -110,12 +136,16 @@ class Resolution:
         return [self.resolved[key] for key in sorted(self.resolved)]
 
 
+def _bit(axis: int, sign: float) -> int:
+    """The direction bit of ``axis`` (0 x, 1 y) toward ``sign`` (+1 or -1)."""
+    return 1 << (axis * 2 + (1 if sign > 0 else 0))
+
+
 def _direction_bits(normal: Vector2) -> tuple[int, int]:
     """Bits for pushing a against ``normal`` and b along it (dominant axis)."""
     axis = 0 if abs(normal.x) >= abs(normal.y) else 1
-    along = 1 << (axis * 2 + 1) if normal[axis] > 0 else 1 << (axis * 2)
-    against = 1 << (axis * 2) if normal[axis] > 0 else 1 << (axis * 2 + 1)
-    return against, along
+    sign = 1.0 if normal[axis] > 0 else -1.0
+    return _bit(axis, -sign), _bit(axis, sign)
 
 
 def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
@@ -159,18 +189,20 @@ def contact_velocities(a: Body, b: Body, normal: Vector2, up: Vector2) -> tuple[
     return velocity_a, velocity_b
 
 
-def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: float,
+def exchange(a: Body, b: Body, normal: Vector2, held_a: Axes = FREE, held_b: Axes = FREE,
              rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
     """Apply one contact's momentum exchange and friction to the velocities.
 
     A body without Physics brings no material: the pair takes the other's
     elasticity and friction (when both have Physics, the larger elasticity
     and the smaller friction, as in the fizz tutorial), and it has no
-    velocity of its own to change. A pair approaching at ``rest_speed`` px/s
-    or slower is a resting contact and does not bounce (Box2D's restitution
-    threshold): otherwise a stack of bouncy boxes trades ever smaller bounces
-    each step instead of resting. ``up`` (a unit vector against gravity, or
-    zero) tells which STATICs are platforms (see ``contact_velocities``).
+    velocity of its own to change. ``held_a``/``held_b`` are the axes on
+    which a support holds the body (see ``exchange_momentum``). A pair
+    approaching at ``rest_speed`` px/s or slower is a resting contact and
+    does not bounce (Box2D's restitution threshold): otherwise a stack of
+    bouncy boxes trades ever smaller bounces each step instead of resting.
+    ``up`` (a unit vector against gravity, or zero) tells which STATICs are
+    platforms (see ``contact_velocities``).
     """
     if a.physics is None and b.physics is None:
         return
@@ -178,12 +210,11 @@ def exchange(a: Body, b: Body, normal: Vector2, inverse_a: float, inverse_b: flo
     elasticity, friction = material(a.physics, b.physics)
     if (velocity_a - velocity_b).dot(normal) <= rest_speed:
         elasticity = 0.0
-    change_a, change_b = exchange_momentum(
-        velocity_a, velocity_b, inverse_a, inverse_b, normal, elasticity, friction
-    )
-    if a.physics and inverse_a:
+    change_a, change_b = exchange_momentum(velocity_a, velocity_b, a.inverse_mass, b.inverse_mass,
+                                           normal, elasticity, friction, held_a, held_b)
+    if a.physics and a.inverse_mass:
         a.physics.velocity.update(a.physics.velocity + change_a)
-    if b.physics and inverse_b:
+    if b.physics and b.inverse_mass:
         b.physics.velocity.update(b.physics.velocity + change_b)
 
 

@@ -14,9 +14,10 @@ from components._checks import finite_vector
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
-from systems.geometry import TOUCH_EPSILON
+from systems.geometry import TOUCH_EPSILON, tie_direction
 from systems.narrowphase import overlap
-from systems.resolution import Resolution, settle_kinematic
+from systems.piles import relax_pile
+from systems.resolution import RESOLVE_SLOP, Resolution, settle_kinematic
 from systems.riders import Rides, express_in_platform_frames
 
 if TYPE_CHECKING:
@@ -30,12 +31,14 @@ QueueItem = tuple[float, float, int, int]
 
 _ZERO = Vector2()
 
-#: px. A pair already resolved this step is corrected again only when it
-#: overlaps by more than this, and then pushed this much further apart: a
-#: chain of bodies sharing pushes would otherwise converge only geometrically,
-#: halving the leftover each round. The overshoot is far below the 0.5 px
-#: overcorrection Luke Godfrey's *Rectangle Collisions* uses to keep bodies off seams.
-RESOLVE_SLOP = 0.01
+#: Re-tests of pairs after pushes allowed per step: RETEST_BUDGET per pair
+#: that overlapped at the start of push-out, plus RETEST_FLOOR (see
+#: ``ResponseSystem._push_out``).
+RETEST_BUDGET = 4
+RETEST_FLOOR = 512
+
+#: Pushes a body may take in one step's push-out.
+PUSHES_PER_BODY = 8
 
 #: px. An overlap left after ``max_iterations`` rounds is normal in a dense
 #: cluster of moving bodies (it shrinks geometrically and the next step
@@ -103,8 +106,18 @@ class ResponseSystem(esper.Processor):
         settle_kinematic(bodies)
 
     def _push_out(self, state: Resolution) -> None:
-        """Push apart every pair that overlaps, earliest entry first."""
+        """Push apart every pair that overlaps, earliest entry first.
+
+        A pushed body's partners are tested again, so chains (stacks, rows)
+        settle in one step. The work is bounded: a pair is resolved at most
+        ``max_iterations`` times, a body pushed at most that often, and the
+        re-tests of a step number at most ``RETEST_BUDGET`` times the pairs
+        that overlapped to begin with. A pile of bodies spawned on one spot
+        thus costs time in proportion to its pairs and spreads out over a few
+        steps instead of taking one very long one.
+        """
         bodies = self.collision.bodies
+        relax_pile(state, bodies, self.collision.pairs)
         queue: list[QueueItem] = []
         for a, b in self.collision.pairs:
             body_a, body_b = bodies[a], bodies[b]
@@ -114,17 +127,20 @@ class ResponseSystem(esper.Processor):
                 _enqueue(queue, body_a, body_b)
         heapq.heapify(queue)
         rounds: dict[tuple[int, int], int] = {}
+        pushes: dict[int, int] = {}
+        most = PUSHES_PER_BODY
+        budget = RETEST_BUDGET * len(queue) + RETEST_FLOOR
         while queue:
             _, _, a, b = heapq.heappop(queue)
             body_a, body_b = bodies[a], bodies[b]
             contact = overlap(body_a.box, body_a.round, body_a.before,
-                              body_b.box, body_b.round, body_b.before)
+                              body_b.box, body_b.round, body_b.before, tie_direction(a, b))
             if contact is None:
                 continue
             done = rounds.get((a, b), 0)
             if done and contact.depth <= RESOLVE_SLOP:
                 continue  # a leftover from a chain of shared pushes; see RESOLVE_SLOP
-            if done >= self.max_iterations:
+            if done >= self.max_iterations or pushes.get(a, 0) >= most or pushes.get(b, 0) >= most:
                 if contact.depth > GIVE_UP_DEPTH:
                     self._warn_once(a, b, contact.depth)
                 continue
@@ -132,8 +148,12 @@ class ResponseSystem(esper.Processor):
             # A repeat overshoots by the slop, so chains end instead of halving forever.
             depth = contact.depth + (RESOLVE_SLOP if done else 0.0)
             for body in state.push_apart(body_a, body_b, contact.normal, depth):
-                for other in self.collision.candidates(body, body.box):
-                    _enqueue(queue, *_ordered(body, bodies[other]), heap=True)
+                pushes[body.entity] = pushes.get(body.entity, 0) + 1
+                partners, cost = self.collision.candidates_within(body, body.box, budget)
+                if cost <= budget:
+                    budget -= cost
+                    for other in partners:
+                        _enqueue(queue, *_ordered(body, bodies[other]), heap=True)
 
     def _warn_once(self, a: int, b: int, depth: float) -> None:
         if not self._warned:
@@ -147,7 +167,7 @@ class ResponseSystem(esper.Processor):
 
 def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
     """Record a contact with a TRIGGER if the pair overlaps; nothing moves."""
-    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before)
+    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
     if contact is not None:
         state.record(a.entity, b.entity, contact.normal, contact.depth, trigger=True)
 
@@ -211,7 +231,7 @@ def _enqueue(queue: list[QueueItem], a: Body, b: Body, heap: bool = False) -> No
     if (min(ax + aw, bx + bw) - max(ax, bx) <= TOUCH_EPSILON
             or min(ay + ah, by + bh) - max(ay, by) <= TOUCH_EPSILON):
         return
-    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before)
+    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
     if contact is None:
         return
     item = (contact.entry, -contact.surface, a.entity, b.entity)

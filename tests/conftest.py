@@ -12,6 +12,8 @@ from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", max_examples=60, deadline=None)
 settings.register_profile("dev", max_examples=30, deadline=None)
+# A long local run: pytest tests/test_properties.py --hypothesis-profile=long
+settings.register_profile("long", max_examples=3000, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 

@@ -68,3 +68,29 @@ def test_refiling_and_removing_keeps_pairs_exact(first, second, gone):
     expected = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:] if _touch(current[a], current[b])]
     assert sorted(grid.pairs()) == expected
     assert all(members for members in grid.cells.values())  # no empty cells left behind
+
+
+sizes = st.one_of(st.floats(0, 30), st.floats(1e3, 1e6))  # small, or covering thousands of cells
+
+
+@given(st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes), min_size=1, max_size=30),
+       st.lists(st.tuples(st.integers(0, 29), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes),
+                max_size=10))
+def test_huge_boxes_and_boxes_growing_or_shrinking_pair_like_brute_force(items, moves):
+    # Boxes up to 1e6 px across in 16 px cells go to the list of large boxes;
+    # re-inserting moves a body between the grid and that list. Pairs and
+    # queries must still be exactly the touching ones, each pair once.
+    grid = SpatialGrid(16.0)
+    current = {}
+    for entity, b in enumerate(items, start=1):
+        grid.insert(entity, b)
+        current[entity] = b
+    for index, *b in moves:
+        entity = index % len(items) + 1
+        grid.insert(entity, tuple(b))
+        current[entity] = tuple(b)
+    found = grid.pairs()
+    expected = [(a, b) for a, b in itertools.combinations(sorted(current), 2) if _touch(current[a], current[b])]
+    assert sorted(found) == expected and len(found) == len(set(found))
+    probe = current[1]
+    assert grid.query(probe) == [e for e in sorted(current) if _touch(current[e], probe)]
