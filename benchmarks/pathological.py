@@ -49,14 +49,17 @@ def fast_box(speed: tuple[float, float]) -> Callable[[bool], SceneResult]:
     return scene
 
 
-def huge_gravity(continuous: bool) -> SceneResult:
-    """Gravity (1e308, 1e308) px/s² on one box."""
-    from components import Collider, Physics, Transform
-    from ecs import World
+def huge_gravity(gravity: float) -> Callable[[bool], SceneResult]:
+    """Gravity (g, g) px/s² on one box above a long floor."""
+    def scene(continuous: bool) -> SceneResult:
+        from components import Collider, ColliderType, Physics, Transform
+        from ecs import World
 
-    world = World(gravity=(1e308, 1e308), continuous=continuous)
-    world.create_entity(Transform((0, 0)), Collider((8, 8)), Physics())
-    return {"world": world}
+        world = World(gravity=(gravity, gravity), continuous=continuous)
+        world.create_entity(Transform((-1e4, 100)), Collider((2e4, 20), type=ColliderType.STATIC))
+        world.create_entity(Transform((0, 0)), Collider((8, 8)), Physics())
+        return {"world": world}
+    return scene
 
 
 def huge_static(continuous: bool) -> SceneResult:
@@ -100,8 +103,10 @@ def pile(count: int, size: float = 8.0, track: bool = True) -> Callable[[bool], 
 SCENES: dict[str, Callable[[bool], SceneResult]] = {
     "speed-1e7": fast_box((1e7, 1e7)),
     "speed-1e8": fast_box((1e8, 1e8)),
+    "speed-max": fast_box((1e9, 1e9)),
     "speed-1e200": fast_box((1e200, 0.0)),
-    "gravity-1e308": huge_gravity,
+    "gravity-max": huge_gravity(1e9),
+    "gravity-1e308": huge_gravity(1e308),
     "huge-static": huge_static,
     "rattler-1e6": rattler,
     "pile-50": pile(50),
