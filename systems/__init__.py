@@ -13,6 +13,7 @@ from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
 from systems.render import RenderSystem
 from systems.response import ResponseSystem
+from systems.tilemerge import merge_tiles
 
 __all__ = [
     "Body",
@@ -24,4 +25,5 @@ __all__ = [
     "ResponseSystem",
     "SpatialGrid",
     "exchange_momentum",
+    "merge_tiles",
 ]
