@@ -32,6 +32,8 @@ class Sprite:
     - ``offset``: px from the Transform position to the top-left corner.
     - ``layer``: draw order; lower layers first, then by entity id.
     - ``visible``: False skips drawing.
+    - ``flip_x`` / ``flip_y``: mirror the image left-right (a character
+      facing the other way) / upside down.
     """
 
     color: tuple[int, ...] = (255, 255, 255)
@@ -40,6 +42,8 @@ class Sprite:
     offset: Vector2 = field(default_factory=Vector2)
     layer: int = 0
     visible: bool = True
+    flip_x: bool = False
+    flip_y: bool = False
 
     def __post_init__(self) -> None:
         self.color = _color("color", self.color)
@@ -52,3 +56,6 @@ class Sprite:
         self.offset = finite_vector("offset", self.offset)
         if not isinstance(self.layer, int) or isinstance(self.layer, bool):
             raise ValueError(f"layer must be an int, got {self.layer!r}")
+        for name in ("visible", "flip_x", "flip_y"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be a bool, got {getattr(self, name)!r}")

@@ -17,10 +17,12 @@ from ecs.world import (
     System,
     World,
 )
+from systems.camera import Camera
 from systems.contact import Contact
 
 __all__ = [
     "COLLISION_PRIORITY",
+    "Camera",
     "CollisionHandler",
     "EVENTS_PRIORITY",
     "Contact",

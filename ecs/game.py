@@ -13,6 +13,7 @@ from components import Transform
 from ecs.input import Input
 from ecs.timestep import FixedTimestep
 from ecs.world import World
+from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.debug import DebugOverlay
 from systems.render import RenderSystem
 
@@ -67,11 +68,13 @@ class Game:
         self.clock = clock or time.perf_counter
         self.input = Input()
         self.world.insert_resource(self.input)
+        self.camera = Camera(size)
+        self.world.insert_resource(self.camera)
+        self.world.add_system(CameraSystem(self.world), CAMERA_PRIORITY)
         self.renderer = RenderSystem(self.world)
         self.draw_systems: list[tuple[int, DrawSystem]] = []
         self.add_draw_system(self.renderer, priority=100)
         self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
-        self.debug.camera = self.renderer.camera  # one camera for both
         self.debug_key = debug_key
         self.add_draw_system(self.debug, priority=-1000)
         self.running = False
@@ -112,6 +115,8 @@ class Game:
         self.screen.fill(self.background)
         if alpha is None:
             alpha = self.timestep.alpha
+        self.camera.size.update(self.screen.get_size())
+        self.camera.interpolate(alpha)
         for _, system in self.draw_systems:
             start = time.perf_counter()
             system.process(self.screen, alpha)

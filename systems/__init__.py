@@ -6,24 +6,30 @@ import os
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from systems.broadphase import SpatialGrid
+from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.debug import DebugOverlay
 from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
-from systems.render import RenderSystem
+from systems.render import ImageCache, RenderSystem, sprite_box
 from systems.response import ResponseSystem
 from systems.tilemerge import merge_tiles
 
 __all__ = [
     "Body",
+    "CAMERA_PRIORITY",
+    "Camera",
+    "CameraSystem",
     "CollisionSystem",
     "Contact",
     "DebugOverlay",
+    "ImageCache",
     "MovementSystem",
     "RenderSystem",
     "ResponseSystem",
     "SpatialGrid",
     "exchange_momentum",
     "merge_tiles",
+    "sprite_box",
 ]
