@@ -5,6 +5,7 @@ import os
 # pygame prints a banner on import; a library built on it stays quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from ecs.autoplay import Autoplay
 from ecs.game import DrawSystem, Game
 from ecs.input import Input
 from ecs.timestep import FixedTimestep
@@ -19,8 +20,10 @@ from ecs.world import (
 )
 from systems.camera import Camera
 from systems.contact import Contact
+from systems.text import Label
 
 __all__ = [
+    "Autoplay",
     "COLLISION_PRIORITY",
     "Camera",
     "CollisionHandler",
@@ -30,6 +33,7 @@ __all__ = [
     "FixedTimestep",
     "Game",
     "Input",
+    "Label",
     "MOVEMENT_PRIORITY",
     "RESPONSE_PRIORITY",
     "System",

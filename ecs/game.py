@@ -16,6 +16,7 @@ from ecs.world import World
 from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.debug import DebugOverlay
 from systems.render import RenderSystem
+from systems.text import TextSystem
 
 __all__ = ["Game", "DrawSystem"]
 
@@ -66,14 +67,15 @@ class Game:
         self.timestep = FixedTimestep(step, max_steps_per_frame)
         self.background = background
         self.clock = clock or time.perf_counter
-        self.input = Input()
-        self.world.insert_resource(self.input)
         self.camera = Camera(size)
+        self.input = Input(self.camera)
+        self.world.insert_resource(self.input)
         self.world.insert_resource(self.camera)
         self.world.add_system(CameraSystem(self.world), CAMERA_PRIORITY)
         self.renderer = RenderSystem(self.world)
         self.draw_systems: list[tuple[int, DrawSystem]] = []
         self.add_draw_system(self.renderer, priority=100)
+        self.add_draw_system(TextSystem(self.world), priority=50)
         self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
         self.debug_key = debug_key
         self.add_draw_system(self.debug, priority=-1000)
@@ -108,7 +110,7 @@ class Game:
         steps = self.timestep.advance(elapsed)
         for _ in range(steps):
             self.world.step(self.timestep.step)
-            self.input.just_pressed.clear()
+            self.input.end_step()
             for name, ms in self.world.timings.items():
                 timings[name] = timings.get(name, 0.0) + ms
         self.steps += steps

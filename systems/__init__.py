@@ -14,6 +14,7 @@ from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
 from systems.render import ImageCache, RenderSystem, sprite_box
 from systems.response import ResponseSystem
+from systems.text import Label, TextSystem, render_text
 from systems.tilemerge import merge_tiles
 
 __all__ = [
@@ -25,11 +26,14 @@ __all__ = [
     "Contact",
     "DebugOverlay",
     "ImageCache",
+    "Label",
     "MovementSystem",
     "RenderSystem",
     "ResponseSystem",
     "SpatialGrid",
+    "TextSystem",
     "exchange_momentum",
     "merge_tiles",
+    "render_text",
     "sprite_box",
 ]
