@@ -7,6 +7,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from ecs.autoplay import Autoplay
 from ecs.game import DrawSystem, Game
+from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
 from ecs.timestep import FixedTimestep
 from ecs.world import (
@@ -36,6 +37,8 @@ __all__ = [
     "Label",
     "MOVEMENT_PRIORITY",
     "RESPONSE_PRIORITY",
+    "SpriteSheet",
     "System",
     "World",
+    "load_image",
 ]

@@ -13,6 +13,7 @@ from components import Transform
 from ecs.input import Input
 from ecs.timestep import FixedTimestep
 from ecs.world import World
+from systems.animation import ANIMATION_PRIORITY, AnimationSystem
 from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.debug import DebugOverlay
 from systems.render import RenderSystem
@@ -71,6 +72,7 @@ class Game:
         self.input = Input(self.camera)
         self.world.insert_resource(self.input)
         self.world.insert_resource(self.camera)
+        self.world.add_system(AnimationSystem(self.world), ANIMATION_PRIORITY)
         self.world.add_system(CameraSystem(self.world), CAMERA_PRIORITY)
         self.renderer = RenderSystem(self.world)
         self.draw_systems: list[tuple[int, DrawSystem]] = []

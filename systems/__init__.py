@@ -5,6 +5,7 @@ import os
 # pygame prints a banner on import; a library built on it stays quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from systems.animation import ANIMATION_PRIORITY, AnimationSystem, advance
 from systems.broadphase import SpatialGrid
 from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.collision import Body, CollisionSystem
@@ -18,6 +19,8 @@ from systems.text import Label, TextSystem, render_text
 from systems.tilemerge import merge_tiles
 
 __all__ = [
+    "ANIMATION_PRIORITY",
+    "AnimationSystem",
     "Body",
     "CAMERA_PRIORITY",
     "Camera",
@@ -32,6 +35,7 @@ __all__ = [
     "ResponseSystem",
     "SpatialGrid",
     "TextSystem",
+    "advance",
     "exchange_momentum",
     "merge_tiles",
     "render_text",
