@@ -5,6 +5,7 @@ import os
 # pygame prints a banner on import; a library built on it stays quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from ecs.audio import Audio
 from ecs.autoplay import Autoplay
 from ecs.game import DrawSystem, Game
 from ecs.images import SpriteSheet, load_image
@@ -24,6 +25,7 @@ from systems.contact import Contact
 from systems.text import Label
 
 __all__ = [
+    "Audio",
     "Autoplay",
     "COLLISION_PRIORITY",
     "Camera",
