@@ -7,9 +7,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from ecs.audio import Audio
 from ecs.autoplay import Autoplay
-from ecs.game import DrawSystem, Game
+from ecs.game import Game
 from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
+from ecs.scene import DrawSystem, Scene
 from ecs.timestep import FixedTimestep
 from ecs.world import (
     COLLISION_PRIORITY,
@@ -39,6 +40,7 @@ __all__ = [
     "Label",
     "MOVEMENT_PRIORITY",
     "RESPONSE_PRIORITY",
+    "Scene",
     "SpriteSheet",
     "System",
     "World",
