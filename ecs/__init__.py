@@ -11,6 +11,7 @@ from ecs.game import Game
 from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
 from ecs.scene import DrawSystem, Scene
+from ecs.tiled import MapObject, TileMap, load_map
 from ecs.timestep import FixedTimestep
 from ecs.world import (
     COLLISION_PRIORITY,
@@ -39,10 +40,13 @@ __all__ = [
     "Input",
     "Label",
     "MOVEMENT_PRIORITY",
+    "MapObject",
     "RESPONSE_PRIORITY",
     "Scene",
     "SpriteSheet",
     "System",
+    "TileMap",
     "World",
     "load_image",
+    "load_map",
 ]

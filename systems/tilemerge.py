@@ -76,12 +76,15 @@ def _concave_corners(grid: _Grid) -> dict[Point, Point]:
     """Concave corners (three of the four cells around the point solid),
     each with the direction (±1, ±1) of its empty cell."""
     corners: dict[Point, Point] = {}
+    cells, stride = grid.cells, grid.stride
     for y in range(grid.rows + 1):
+        row = y * stride  # index of cell (-1, y - 1): the top-left of point (0, y)
         for x in range(grid.columns + 1):
-            around = ((-1, -1), (1, -1), (-1, 1), (1, 1))
-            empty = [d for d in around if not grid.filled(x + (d[0] - 1) // 2, y + (d[1] - 1) // 2)]
-            if len(empty) == 1:
-                corners[(x, y)] = empty[0]
+            top_left, top_right = cells[row + x], cells[row + x + 1]
+            bottom_left, bottom_right = cells[row + stride + x], cells[row + stride + x + 1]
+            if top_left + top_right + bottom_left + bottom_right == 3:
+                corners[(x, y)] = (1 if top_right == 0 or bottom_right == 0 else -1,
+                                   1 if bottom_left == 0 or bottom_right == 0 else -1)
     return corners
 
 
