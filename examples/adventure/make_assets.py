@@ -527,10 +527,11 @@ def csv(rows: list[list[int]]) -> str:
 
 
 def tmx(layers: list[tuple[str, list[list[int]], dict[str, tuple[str, str]]]],
-        objects: list[dict[str, object]]) -> str:
-    """The level as a Tiled 1.10 map that uses tileset.tsx."""
+        objects: list[dict[str, object]], properties: dict[str, tuple[str, str]] | None = None) -> str:
+    """A Tiled 1.10 map of these layers (rows of tile ids) and objects that uses tileset.tsx."""
+    width, height = len(layers[0][1][0]), len(layers[0][1])
 
-    def properties(values: dict[str, tuple[str, str]], indent: str) -> str:
+    def block(values: dict[str, tuple[str, str]], indent: str) -> str:
         if not values:
             return ""
         rows = "".join(f'{indent} <property name="{name}" type="{kind}" value={quoteattr(value)}/>\n'
@@ -539,13 +540,13 @@ def tmx(layers: list[tuple[str, list[list[int]], dict[str, tuple[str, str]]]],
 
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n',
            f'<map version="1.10" tiledversion="1.10.2" orientation="orthogonal" renderorder="right-down" '
-           f'width="{WIDTH}" height="{HEIGHT}" tilewidth="{TILE}" tileheight="{TILE}" infinite="0" '
+           f'width="{width}" height="{height}" tilewidth="{TILE}" tileheight="{TILE}" infinite="0" '
            f'backgroundcolor="#86bff0" nextlayerid="{len(layers) + 2}" nextobjectid="{len(objects) + 1}">\n',
-           properties(LEVEL_PROPERTIES, " "),
+           block(properties or {}, " "),
            ' <tileset firstgid="1" source="tileset.tsx"/>\n']
     for index, (name, rows, layer_properties) in enumerate(layers, start=1):
-        out.append(f' <layer id="{index}" name="{name}" width="{WIDTH}" height="{HEIGHT}">\n')
-        out.append(properties(layer_properties, "  "))
+        out.append(f' <layer id="{index}" name="{name}" width="{width}" height="{height}">\n')
+        out.append(block(layer_properties, "  "))
         out.append(f'  <data encoding="csv">\n{csv(rows)}\n</data>\n </layer>\n')
     out.append(f' <objectgroup id="{len(layers) + 1}" name="objects">\n')
     for object_id, item in enumerate(objects, start=1):
@@ -553,7 +554,7 @@ def tmx(layers: list[tuple[str, list[list[int]], dict[str, tuple[str, str]]]],
         props = item["properties"]
         assert isinstance(props, dict)
         if props:
-            out.append(f'  <object id="{object_id}" {attributes}>\n{properties(props, "   ")}  </object>\n')
+            out.append(f'  <object id="{object_id}" {attributes}>\n{block(props, "   ")}  </object>\n')
         else:
             out.append(f'  <object id="{object_id}" {attributes}/>\n')
     out.append(" </objectgroup>\n</map>\n")
@@ -586,7 +587,7 @@ def main() -> None:
     (ASSETS / "tileset.tsx").write_text(tsx())
     layers = [("background", back, {}), ("ground", ground, {}), ("decoration", decor, {}),
               ("foreground", front, {"draw_layer": ("int", "10")})]
-    (ASSETS / "level.tmx").write_text(tmx(layers, objects))
+    (ASSETS / "level.tmx").write_text(tmx(layers, objects, LEVEL_PROPERTIES))
     print(f"wrote {len(list(ASSETS.iterdir()))} files to {ASSETS}")
 
 

@@ -59,7 +59,12 @@ def write(world: World, text: str, where: tuple[float, float], size: int, anchor
 
 
 class LevelScene(Scene):
-    """The level from ``assets/level.tmx``: load it, spawn its objects, play."""
+    """The level from ``assets/level.tmx``: load it, spawn its objects, play.
+
+    ``merge`` False gives every solid tile its own collider (to compare).
+    """
+
+    merge = True
 
     def __init__(self, art: Art, demo: Demo | None = None) -> None:
         super().__init__(World(gravity=(0, GRAVITY)))
@@ -73,7 +78,7 @@ class LevelScene(Scene):
         tile_map = load_map(world, LEVEL, factories={
             "player": self.spawn_hero, "coin": self.spawn_coin, "slime": self.spawn_slime,
             "platform": self.spawn_platform, "checkpoint": self.spawn_flag, "goal": self.spawn_flag,
-        }, chunk_size=8)
+        }, chunk_size=8, merge=self.merge)
         self.background = tile_map.background
         progress.lives = tile_map.properties.get("lives", 3)
         progress.total = len(tile_map.entities.get("coin", []))
