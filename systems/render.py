@@ -105,7 +105,11 @@ class RenderSystem(esper.Processor):
 
     def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw the visible sprites onto ``surface``."""
-        camera = self.world.resources.get(Camera, self._fallback)
+        camera = self.world.resources.get(Camera)
+        if camera is None:  # no camera: world px are screen px, the view is the surface
+            camera = self._fallback
+            camera.size.update(surface.get_size())
+            camera.interpolate(alpha)
         self._index()
         view = camera.visible_box()
         rows = []

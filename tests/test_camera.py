@@ -173,3 +173,14 @@ def test_zoom_scales_sprites_and_flip_mirrors_images():
     assert game.screen.get_at((41, 41))[:3] == (0, 0, 255)
     assert game.screen.get_at((46, 41))[:3] == (255, 0, 0)
     assert game.screen.get_at((48, 41))[:3] == (0, 0, 0)
+
+
+def test_a_renderer_without_a_camera_draws_the_whole_surface():
+    from systems import RenderSystem
+
+    world = World()
+    world.create_entity(Transform((1500, 900)), Sprite((255, 0, 0), size=(10, 10)))
+    renderer = RenderSystem(world)
+    surface = pygame.Surface((1600, 1000))
+    renderer.process(surface, 1.0)
+    assert renderer.drawn == 1 and surface.get_at((1505, 905))[:3] == (255, 0, 0)
