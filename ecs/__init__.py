@@ -1,4 +1,5 @@
-"""ecs: the World that ties esper, the components and the systems together."""
+"""ecs: the World that ties esper, the components and the systems together, and the game
+layer around it: Game and its scenes, input, camera, Tiled maps, images, audio."""
 
 import os
 

@@ -231,6 +231,7 @@ def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], 
     """Mark the colliding tiles of every tile layer, merge the solid ones, make the entities."""
     tiled = tile_map.tiled
     solid = [[False] * tile_map.columns for _ in range(tile_map.rows)]
+    single: list[tuple[int, int, str, object, str]] = []  # one-way and ramp tiles: never merged
     for layer in _tile_layers(tiled):
         whole = layer.name in collision_layers
         kinds: dict[int, tuple[str, object] | None] = {}
@@ -241,16 +242,10 @@ def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], 
                 if gid not in kinds:
                     kinds[gid] = _collision_kind(tiled.get_tile_properties_by_gid(gid), solid_property, whole)
                 kind = kinds[gid]
-                if kind is None:
-                    continue
-                if kind[0] == SOLID:
+                if kind is not None and kind[0] == SOLID:
                     solid[y][x] = True
-                    continue
-                try:
-                    tile_collider(kind[0], tile_map.tile_size, kind[1])
-                except NotImplementedError as error:
-                    raise NotImplementedError(f"{tile_map.path}: the tile at column {x}, row {y} of layer "
-                                              f"{layer.name!r} has property {kind[0]!r}: {error}") from None
+                elif kind is not None:
+                    single.append((x, y, kind[0], kind[1], layer.name))
     tile_map.solid_tiles = sum(map(sum, solid))
     w, h = tile_map.tile_size
     if merge:
@@ -260,6 +255,13 @@ def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], 
     for x, y, columns, rows in rects:
         tile_map.colliders.append(world.create_entity(
             Transform(Vector2(x * w, y * h)), tile_collider(SOLID, (columns * w, rows * h))))
+    for x, y, name, value, layer_name in single:
+        try:
+            collider = tile_collider(name, (w, h), value)
+        except NotImplementedError as error:
+            raise NotImplementedError(f"{tile_map.path}: the tile at column {x}, row {y} of layer "
+                                      f"{layer_name!r} has property {name!r}: {error}") from None
+        tile_map.colliders.append(world.create_entity(Transform(Vector2(x * w, y * h)), collider))
 
 
 def _add_chunks(world: World, tile_map: TileMap, chunk_size: int) -> None:

@@ -1,4 +1,5 @@
-"""Systems: esper processors that run the collision pipeline, plus its geometry."""
+"""Systems: esper processors that run the collision pipeline (plus its geometry and the tile
+merge), and those that animate, follow with the camera and draw."""
 
 import os
 
