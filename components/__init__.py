@@ -5,10 +5,15 @@ import os
 # pygame prints a banner on import; a library built on it stays quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+from components.animation import Animation, Animator
 from components.collider import Collider, ColliderType, Shape
 from components.physics import Physics
 from components.sprite import Sprite
+from components.text import Text
 from components.touching import Touching
 from components.transform import Transform
 
-__all__ = ["Collider", "ColliderType", "Physics", "Shape", "Sprite", "Touching", "Transform"]
+__all__ = [
+    "Animation", "Animator", "Collider", "ColliderType", "Physics", "Shape", "Sprite", "Text", "Touching",
+    "Transform",
+]

@@ -49,6 +49,8 @@ class Sprite(Validated):
     - ``offset``: px from the Transform position to the top-left corner.
     - ``layer``: draw order; lower layers first, then by entity id.
     - ``visible``: False skips drawing.
+    - ``flip_x`` / ``flip_y``: mirror the image left-right (a character
+      facing the other way) / upside down.
 
     Every field is checked when set, at construction and later alike.
     """
@@ -59,6 +61,8 @@ class Sprite(Validated):
     offset: Vector2 = field(default_factory=Vector2)
     layer: int = 0
     visible: bool = True
+    flip_x: bool = False
+    flip_y: bool = False
 
     _checks: ClassVar[dict[str, Check]] = {
         "color": _color,
@@ -67,4 +71,6 @@ class Sprite(Validated):
         "offset": finite_vector,
         "layer": _layer,
         "visible": any_bool,
+        "flip_x": any_bool,
+        "flip_y": any_bool,
     }

@@ -1,12 +1,18 @@
-"""ecs: the World that ties esper, the components and the systems together."""
+"""ecs: the World that ties esper, the components and the systems together, and the game
+layer around it: Game and its scenes, input, camera, Tiled maps, images, audio."""
 
 import os
 
 # pygame prints a banner on import; a library built on it stays quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from ecs.game import DrawSystem, Game
+from ecs.audio import Audio
+from ecs.autoplay import Autoplay
+from ecs.game import Game
+from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
+from ecs.scene import DrawSystem, Scene
+from ecs.tiled import MapObject, TileMap, load_map
 from ecs.timestep import FixedTimestep
 from ecs.world import (
     COLLISION_PRIORITY,
@@ -17,10 +23,15 @@ from ecs.world import (
     System,
     World,
 )
+from systems.camera import Camera
 from systems.contact import Contact
+from systems.text import Label
 
 __all__ = [
+    "Audio",
+    "Autoplay",
     "COLLISION_PRIORITY",
+    "Camera",
     "CollisionHandler",
     "EVENTS_PRIORITY",
     "Contact",
@@ -28,8 +39,15 @@ __all__ = [
     "FixedTimestep",
     "Game",
     "Input",
+    "Label",
     "MOVEMENT_PRIORITY",
+    "MapObject",
     "RESPONSE_PRIORITY",
+    "Scene",
+    "SpriteSheet",
     "System",
+    "TileMap",
     "World",
+    "load_image",
+    "load_map",
 ]

@@ -1,48 +1,51 @@
-"""Game: a World, a pygame window and a fixed-timestep loop."""
+"""Game: a window, a stack of scenes and a fixed-timestep loop."""
 
 from __future__ import annotations
 
 import os
 import time
 from collections.abc import Callable
-from typing import Protocol
 
 import pygame
 
 from components import Transform
 from ecs.input import Input
+from ecs.scene import DrawSystem, Scene
 from ecs.timestep import FixedTimestep
 from ecs.world import World
+from systems.camera import Camera
 from systems.debug import DebugOverlay
 from systems.render import RenderSystem
 
 __all__ = ["Game", "DrawSystem"]
 
 
-class DrawSystem(Protocol):
-    """A system of the frame schedule: ``process(surface, alpha)`` runs once per
-    frame (an ``esper.Processor`` subclass, or anything with that method)."""
-
-    def process(self, surface: pygame.Surface, alpha: float) -> None: ...
-
-
 class Game:
-    """Owns a World and a window, and runs physics at a fixed timestep.
+    """Owns a window and a stack of scenes, and runs physics at a fixed timestep.
 
-    Each frame: pygame's events feed ``input`` (Esc or closing the window
-    quits), the frame's real time buys whole physics steps of ``step``
-    seconds (at most ``max_steps_per_frame``, so a slow frame never
-    spirals), then the draw systems run once with the interpolation factor.
-    ``headless`` uses SDL's dummy video driver and advances exactly one step
-    per frame, so runs are reproducible (tests, servers, screenshots).
-    ``debug_key`` (F1) toggles the debug overlay; ``debug`` starts it shown.
-    ``clock`` (seconds, monotonic) can be replaced, e.g. by a fake in tests.
+    Each frame: pygame's events feed the top scene's ``input`` (Esc or
+    closing the window quits), the frame's real time buys whole physics
+    steps of ``step`` seconds (at most ``max_steps_per_frame``, so a slow
+    frame never spirals) for the top scene, then the scenes are drawn once
+    with the interpolation factor: the top one, and under a transparent top
+    the frozen ones below it. ``Game(world)`` puts that World on the stack
+    as a plain ``Scene``; ``Game(scene=Title())`` starts with your own;
+    ``world``, ``input``, ``camera`` and ``renderer`` are the top scene's.
+    ``push``, ``pop`` and ``replace`` change the stack; called during a
+    step they take effect right after it.
+
+    ``headless`` uses SDL's dummy video and audio drivers and advances
+    exactly one step per frame, so runs are reproducible (tests, servers,
+    screenshots). ``debug_key`` (F1) toggles the debug overlay; ``debug``
+    starts it shown. ``clock`` (seconds, monotonic) can be replaced, e.g. by
+    a fake in tests.
     """
 
     def __init__(
         self,
         world: World | None = None,
         *,
+        scene: Scene | None = None,
         size: tuple[int, int] = (800, 600),
         title: str = "ecs",
         step: float = 1.0 / 60.0,
@@ -54,26 +57,23 @@ class Game:
         debug: bool = False,
         debug_key: int = pygame.K_F1,
     ) -> None:
+        if world is not None and scene is not None:
+            raise ValueError("give Game a world or a scene, not both")
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
+            os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         pygame.display.init()
         pygame.font.init()
         self.headless = headless
         self.screen = pygame.display.set_mode(size)
         pygame.display.set_caption(title)
-        self.world = world if world is not None else World()
         self.timestep = FixedTimestep(step, max_steps_per_frame)
         self.background = background
         self.clock = clock or time.perf_counter
-        self.input = Input()
-        self.world.insert_resource(self.input)
-        self.renderer = RenderSystem(self.world)
-        self.draw_systems: list[tuple[int, DrawSystem]] = []
-        self.add_draw_system(self.renderer, priority=100)
-        self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
-        self.debug.camera = self.renderer.camera  # one camera for both
-        self.debug_key = debug_key
-        self.add_draw_system(self.debug, priority=-1000)
+        self.scenes: list[Scene] = []
+        self._devices = Input()  # what is down on the real keyboard and mouse
+        self._pending: list[Callable[[], None]] = []
+        self._stepping = False
         self.running = False
         self.frames = 0
         self.steps = 0
@@ -81,13 +81,97 @@ class Game:
         self.fps = 0.0
         self.target_fps = fps
         self._last: float | None = None
+        self.push(scene if scene is not None else Scene(world))
+        self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
+        self.debug_key = debug_key
+
+    @property
+    def scene(self) -> Scene:
+        """The top scene: the one that steps and hears the input."""
+        if not self.scenes:
+            raise RuntimeError("the scene stack is empty")
+        return self.scenes[-1]
+
+    @property
+    def world(self) -> World:
+        """The top scene's World."""
+        return self.scene.world
+
+    @property
+    def input(self) -> Input:
+        """The top scene's Input resource."""
+        return self.scene.input
+
+    @property
+    def camera(self) -> Camera:
+        """The top scene's Camera resource."""
+        return self.scene.camera
+
+    @property
+    def renderer(self) -> RenderSystem:
+        """The top scene's sprite renderer."""
+        return self.scene.renderer
 
     def add_draw_system(self, system: DrawSystem, priority: int = 0) -> None:
-        """Run ``system.process(surface, alpha)`` every frame, after physics;
-        higher priority first (the sprite renderer has 100, so overlays and
-        text go below it)."""
-        self.draw_systems.append((priority, system))
-        self.draw_systems.sort(key=lambda item: -item[0])
+        """Run ``system.process(surface, alpha)`` every frame the top scene is
+        drawn, after physics; higher priority first (the sprite renderer has
+        100, text 50, so overlays and HUDs go below)."""
+        self.scene.add_draw_system(system, priority)
+
+    def push(self, scene: Scene) -> None:
+        """Put ``scene`` on top: the scene below pauses (``pause``), the new one enters."""
+        if not isinstance(scene, Scene):
+            raise ValueError(f"scene must be a Scene, got {scene!r}")
+        self._change(lambda: self._push(scene))
+
+    def pop(self) -> None:
+        """Remove the top scene (``exit``); the one below resumes. Popping the
+        last scene ends ``run``."""
+        if not self.scenes:
+            raise RuntimeError("the scene stack is empty")
+        self._change(self._pop)
+
+    def replace(self, scene: Scene) -> None:
+        """Swap the top scene for ``scene`` (the old one exits, the new one enters)."""
+        if not isinstance(scene, Scene):
+            raise ValueError(f"scene must be a Scene, got {scene!r}")
+        self._change(lambda: self._swap(scene))
+
+    def _change(self, change: Callable[[], None]) -> None:
+        if self._stepping:  # never pull the world out from under its own step
+            self._pending.append(change)
+        else:
+            change()
+
+    def _push(self, scene: Scene, cover: bool = True) -> None:
+        if self.scenes and cover:
+            self.scenes[-1].pause()
+        self.scenes.append(scene)
+        scene._game = self
+        scene.camera.size.update(self.screen.get_size())
+        self._hand_input_to(scene)
+        scene.enter()
+
+    def _pop(self, resume: bool = True) -> None:
+        if not self.scenes:
+            return
+        scene = self.scenes.pop()
+        scene.exit()
+        scene._game = None
+        if self.scenes and resume:
+            self._hand_input_to(self.scenes[-1])
+            self.scenes[-1].resume()
+        elif not self.scenes and resume:
+            self.running = False
+
+    def _swap(self, scene: Scene) -> None:
+        self._pop(resume=False)
+        self._push(scene, cover=False)
+
+    def _hand_input_to(self, scene: Scene) -> None:
+        """A scene coming to the top starts from what is down now: keys
+        released while it was covered must not stay held."""
+        scene.input.reset(self._devices.held, self._devices.mouse_buttons, self._devices.mouse_position)
 
     def frame(self, elapsed: float, alpha: float | None = None) -> int:
         """Run one frame worth ``elapsed`` seconds; return physics steps run.
@@ -100,27 +184,55 @@ class Game:
                 self.running = False
             if event.type == pygame.KEYDOWN and event.key == self.debug_key:
                 self.debug.visible = not self.debug.visible
-            self.input.handle(event)
+            self._devices.handle(event)
+            if self.scenes:
+                self.scene.input.handle(event)
         timings: dict[str, float] = {}
         steps = self.timestep.advance(elapsed)
         for _ in range(steps):
-            self.world.step(self.timestep.step)
-            self.input.just_pressed.clear()
-            for name, ms in self.world.timings.items():
-                timings[name] = timings.get(name, 0.0) + ms
+            if not self.scenes:
+                break
+            self._step(timings)
+        self._devices.end_step()
         self.steps += steps
-        self.screen.fill(self.background)
         if alpha is None:
             alpha = self.timestep.alpha
-        for _, system in self.draw_systems:
-            start = time.perf_counter()
-            system.process(self.screen, alpha)
-            name = type(system).__name__
-            timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
-        pygame.display.flip()
+        if self.scenes:
+            self._draw(alpha, timings)
         self.frame_timings = timings
         self.frames += 1
         return steps
+
+    def _step(self, timings: dict[str, float]) -> None:
+        """One physics step of the top scene, then the scene changes it asked for."""
+        scene = self.scene
+        self._stepping = True
+        try:
+            scene.update(self.timestep.step)
+        finally:
+            self._stepping = False
+        scene.input.end_step()
+        for name, ms in scene.world.timings.items():
+            timings[name] = timings.get(name, 0.0) + ms
+        pending, self._pending = self._pending, []
+        for change in pending:
+            change()
+
+    def _draw(self, alpha: float, timings: dict[str, float]) -> None:
+        """The top scene and, under transparent scenes, the frozen ones below
+        (drawn as their last step left them), then the debug overlay."""
+        bottom = len(self.scenes) - 1
+        while bottom > 0 and self.scenes[bottom].transparent:
+            bottom -= 1
+        shown = self.scenes[bottom:]
+        self.screen.fill(shown[0].background or self.background)
+        for scene in shown:
+            scene.draw(self.screen, alpha if scene is shown[-1] else 1.0, timings)
+        self.debug.world = self.world
+        start = time.perf_counter()
+        self.debug.process(self.screen, alpha)
+        timings["DebugOverlay"] = (time.perf_counter() - start) * 1000
+        pygame.display.flip()
 
     def debug_stats(self) -> list[tuple[str, str]]:
         """Rows for the debug overlay: frame rate, counts, last frame's times."""
@@ -128,17 +240,19 @@ class Game:
             ("FPS", f"{self.fps:.0f}"),
             ("entities", str(len(self.world.get_component(Transform)))),
             ("contacts", str(len(self.world.contacts))),
+            ("sprites drawn", str(self.renderer.drawn)),
         ]
         rows += [(name, f"{ms:.2f} ms") for name, ms in self.frame_timings.items() if name != "DebugOverlay"]
         return rows
 
     def run(self, frames: int | None = None, screenshot: str | None = None) -> None:
-        """Loop until quit, or for ``frames`` more frames; then save ``screenshot`` (PNG).
+        """Loop until quit (or the last scene is popped), or for ``frames``
+        more frames; then save ``screenshot`` (PNG).
 
         Headless, each frame is exactly one physics step and is drawn as the
         step left it, so the screenshot shows the state after the last step.
         """
-        self.running = True
+        self.running = bool(self.scenes)
         ticker = pygame.time.Clock()
         self._last = self.clock()
         end = None if frames is None else self.frames + frames
@@ -161,5 +275,5 @@ class Game:
         self.running = False
 
     def close(self) -> None:
-        """Close the window (after ``run`` returns); the World is left intact."""
+        """Close the window (after ``run`` returns); the scenes' Worlds are left intact."""
         pygame.display.quit()

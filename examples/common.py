@@ -1,4 +1,5 @@
-"""What every example shares: its command line, on-screen text, scripted keys.
+"""What every example shares: its command line (and, re-exported from the
+package, ``Label`` for on-screen text and ``Autoplay`` for scripted keys).
 
 Run on its own, it prints the options every scene accepts:
 
@@ -13,8 +14,7 @@ from collections.abc import Callable, Sequence
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-import esper  # noqa: E402
-import pygame  # noqa: E402
+from ecs import Autoplay, Label  # noqa: E402
 
 __all__ = ["parse_args", "Label", "Autoplay", "main"]
 
@@ -36,42 +36,6 @@ def parse_args(doc: str | None, argv: Sequence[str] | None = None,
     if args.frames is not None and args.frames < 0:
         parser.error("--frames must be >= 0")
     return args
-
-
-class Label(esper.Processor):
-    """A draw system that writes text; ``text`` may be a callable for live values."""
-
-    def __init__(self, text: str | Callable[[], str], position: tuple[int, int],
-                 color: tuple[int, int, int] = (230, 230, 230), size: int = 20) -> None:
-        self.text = text
-        self.position = position
-        self.color = color
-        self.font = pygame.font.Font(None, size)
-
-    def process(self, surface: pygame.Surface, alpha: float) -> None:
-        text = self.text() if callable(self.text) else self.text
-        for row, line in enumerate(text.splitlines()):
-            image = self.font.render(line, True, self.color)
-            surface.blit(image, (self.position[0], self.position[1] + row * self.font.get_linesize()))
-
-
-class Autoplay(esper.Processor):
-    """Presses and releases keys on a schedule of physics steps (headless demos).
-
-    ``script`` maps a step number to ``(key, down)`` pairs. It posts real
-    pygame KEYDOWN/KEYUP events, so the game's Input sees exactly what a
-    keyboard would send. Add it to the World with a high priority.
-    """
-
-    def __init__(self, script: dict[int, list[tuple[int, bool]]]) -> None:
-        self.script = script
-        self.step = 0
-
-    def process(self, dt: float) -> None:
-        for key, down in self.script.get(self.step, []):
-            kind = pygame.KEYDOWN if down else pygame.KEYUP
-            pygame.event.post(pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0))
-        self.step += 1
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -33,10 +33,6 @@ log = logging.getLogger(__name__)
 #: converge only geometrically. Matches the push-out's RESOLVE_SLOP.
 SWEEP_SLOP = 0.01
 
-#: px. Pairs overlapping at most this much are still swept (as an impact
-#: now, along the push-out normal); deeper ones are left to push-out.
-SHALLOW = 0.5
-
 # (time, -surface, a, b, tiebreak, version of a, version of b, normal)
 Impact = tuple[float, float, int, int, int, int, int, Vector2]
 
@@ -118,13 +114,15 @@ class Sweeper:
         if hit is not None:
             time, normal, surface = now + hit.time * (1.0 - now), hit.normal, hit.surface
         else:
-            # Already touching a little (an impact too slight to resolve let
-            # them drift in): if still closing, that is an impact now.
+            # Already inside each other (an impact too slight to resolve let
+            # them drift in, or they were put there): if still closing along
+            # the push-out normal, that is an impact now, however deep, or a
+            # fast body would carry on through a wall it started in.
             if not boxes_overlap(box_a, box_b):
                 return
             inside = overlap(box_a, a.round, a.before, box_b, b.round, b.before,
                              tie_direction(a.entity, b.entity))
-            if inside is None or inside.depth > SHALLOW or relative.dot(inside.normal) <= 0.0:
+            if inside is None or relative.dot(inside.normal) <= 0.0:
                 return
             time, normal, surface = now, inside.normal, inside.surface
         heapq.heappush(self.queue, (time, -surface, a.entity, b.entity, next(self.tiebreak),

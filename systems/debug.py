@@ -9,6 +9,7 @@ import esper
 import pygame
 
 from components import Collider, ColliderType, Shape, Transform
+from systems.camera import Camera
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -31,25 +32,25 @@ class DebugOverlay(esper.Processor):
     TRIGGER yellow), each contact's normal as a red line from the middle of
     the two colliders' overlap, and a panel with the frame rate and how long
     each system took last frame (ms). ``stats`` returns the panel's
-    (label, value) rows; ``visible`` toggles it (the Game binds F1).
+    (label, value) rows; ``visible`` toggles it (the Game binds F1). World
+    shapes are drawn through the world's ``Camera`` resource, like sprites.
     """
 
     def __init__(self, world: World, stats: Callable[[], list[tuple[str, str]]], visible: bool = False) -> None:
         self.world = world
         self.stats = stats
         self.visible = visible
-        self.camera = pygame.Vector2()  # px, subtracted like the renderer's
         self.font = pygame.font.Font(None, 18)
 
     def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw the overlay if visible."""
         if not self.visible:
             return
-        camera = self.camera
+        camera = self.world.resources.get(Camera) or Camera(surface.get_size())
         for entity, (transform, collider) in self.world.get_components(Transform, Collider):
             where = transform.previous_position.lerp(transform.position, alpha) + collider.offset
-            rect = pygame.Rect(round(where.x - camera[0]), round(where.y - camera[1]),
-                               max(1, round(collider.size.x)), max(1, round(collider.size.y)))
+            rect = camera.screen_rect(where.x, where.y, collider.size.x, collider.size.y)
+            rect.size = (max(1, rect.width), max(1, rect.height))
             color = COLORS[collider.type]
             if collider.shape is Shape.CIRCLE:
                 pygame.draw.ellipse(surface, color, rect, 1)
@@ -58,7 +59,7 @@ class DebugOverlay(esper.Processor):
         for contact in self.world.contacts:
             point = self._contact_point(contact.a, contact.b)
             if point is not None:
-                point -= pygame.Vector2(camera)
+                point = camera.world_to_screen(point)
                 pygame.draw.line(surface, NORMAL_COLOR, point, point + contact.normal * NORMAL_LENGTH, 2)
                 pygame.draw.circle(surface, NORMAL_COLOR, point, 2)
         self._panel(surface)

@@ -19,6 +19,7 @@ __all__ = [
     "tie_direction",
     "axis_overlap",
     "boxes_overlap",
+    "boxes_touch",
     "directional_gap",
     "box_contact",
     "union_box",
@@ -67,6 +68,12 @@ def axis_overlap(a: Box, b: Box, axis: int) -> float:
 def boxes_overlap(a: Box, b: Box) -> bool:
     """True when a and b penetrate by more than TOUCH_EPSILON on both axes."""
     return axis_overlap(a, b, 0) > TOUCH_EPSILON and axis_overlap(a, b, 1) > TOUCH_EPSILON
+
+
+# Separating axis test for two AABBs, counting touching as meeting.
+def boxes_touch(a: Box, b: Box) -> bool:
+    """True when a and b overlap or touch (share an edge or a corner)."""
+    return axis_overlap(a, b, 0) >= 0.0 and axis_overlap(a, b, 1) >= 0.0
 
 
 # Signed distance between facing sides along one axis.

@@ -117,7 +117,7 @@ class ResponseSystem(esper.Processor):
         steps instead of taking one very long one.
         """
         bodies = self.collision.bodies
-        relax_pile(state, bodies, self.collision.pairs)
+        relax_pile(state, bodies, self.collision.pairs, self.collision.grid.query)
         queue: list[QueueItem] = []
         for a, b in self.collision.pairs:
             body_a, body_b = bodies[a], bodies[b]

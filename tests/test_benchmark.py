@@ -25,3 +25,11 @@ def test_table_prints_with_pymunk(capsys):
     main(["--counts", "40", "--steps", "3", "--rounds", "1"])
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("| N |") and lines[3].startswith("| 40 |")
+
+
+def test_adventure_benchmark_generates_a_200_by_50_map_that_merges_into_few_colliders(tmp_path):
+    from benchmarks.adventure import big_map, time_loads
+
+    times, tile_map = time_loads(big_map(tmp_path), rounds=1)
+    assert (tile_map.columns, tile_map.rows) == (200, 50)
+    assert times[0] > 0 and 0 < len(tile_map.colliders) < tile_map.solid_tiles / 10

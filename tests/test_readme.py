@@ -23,3 +23,23 @@ def test_readme_example_runs_and_the_crate_rests_on_the_floor():
 def test_readme_test_command_is_what_ci_runs():
     ci = (README.parent / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci in README.read_text()
+
+
+def test_readme_game_layer_snippets_run_in_order_and_print_what_they_say(monkeypatch):
+    monkeypatch.chdir(README.parent)  # the snippets load the adventure's assets by relative path
+    section = README.read_text().split("## The game layer", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 6  # camera, Tiled maps, animation, sound, scenes, text
+    out = io.StringIO()
+    scope: dict = {}
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "README.md", "exec"), scope)
+    lines = out.getvalue().splitlines()
+    assert lines[1] == "629 solid tiles -> 21 colliders"
+    assert lines[2] == "Green Hill Run 29 coins"
+    game = scope["game"]
+    assert game.world is scope["world"]  # the pause was pushed, then popped by the scripted P
+    assert scope["audio"].volume("effects") == 0.8
+    scope["audio"].close()
+    game.close()

@@ -1,0 +1,5 @@
+"""``python -m examples.adventure``."""
+
+from examples.adventure import main
+
+main()

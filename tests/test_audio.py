@@ -1,0 +1,79 @@
+"""Audio: plays on a device, and is silent, never failing, without one."""
+
+import os
+import struct
+import subprocess
+import sys
+import wave
+
+import pygame
+import pytest
+
+from ecs import Audio
+
+
+def write_wav(path, seconds=0.05, rate=22050):
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(b"".join(struct.pack("<h", (i % 50) * 400 - 10000) for i in range(int(seconds * rate))))
+    return path
+
+
+def test_without_an_audio_device_everything_is_quietly_a_no_op(tmp_path, monkeypatch):
+    def no_device(*args, **kwargs):
+        raise pygame.error("No available audio device")
+
+    monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
+    monkeypatch.setattr(pygame.mixer, "init", no_device)
+    audio = Audio()
+    assert not audio.enabled and "audio device" in audio.reason
+    coin = write_wav(tmp_path / "coin.wav")
+    audio.load("coin", coin)
+    assert audio.play("coin", volume=0.5) is None
+    audio.play_music(coin)
+    audio.set_volume("music", 0.3)
+    audio.stop_music()
+    audio.close()
+    # Mistakes are still mistakes, device or not.
+    with pytest.raises(FileNotFoundError):
+        audio.load("jump", tmp_path / "jump.wav")
+    with pytest.raises(ValueError, match="no sound named 'jump'"):
+        audio.play("jump")
+    with pytest.raises(ValueError, match="volume"):
+        audio.play("coin", volume=2)
+
+
+def test_a_real_pygame_without_a_device_raises_nothing(tmp_path):
+    coin = write_wav(tmp_path / "coin.wav")
+    script = (
+        "from ecs import Audio\n"
+        "audio = Audio()\n"
+        f"audio.load('coin', {str(coin)!r}); audio.play('coin'); audio.play_music({str(coin)!r})\n"
+        "print(audio.enabled, bool(audio.reason))\n"
+    )
+    env = dict(os.environ, SDL_AUDIODRIVER="no-such-device")  # SDL finds no device to open
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_sounds_play_at_master_times_channel_times_their_own_volume(tmp_path):
+    audio = Audio()  # the tests run on SDL's dummy audio driver: a device that plays nothing
+    assert audio.enabled
+    audio.load("coin", write_wav(tmp_path / "coin.wav"))
+    audio.load("hello", write_wav(tmp_path / "hello.wav"), channel="voices")
+    audio.set_volume("master", 0.5)
+    audio.set_volume("effects", 0.8)
+    channel = audio.play("coin", volume=0.5)
+    assert channel is not None
+    assert channel.get_volume() == pytest.approx(0.5 * 0.8 * 0.5, abs=0.01)  # mixer volumes are 1/128 steps
+    assert audio.volume("voices") == 1.0
+    channel = audio.play("hello")
+    assert channel.get_volume() == pytest.approx(0.5, abs=0.01)
+    audio.play_music(tmp_path / "coin.wav", loops=0, volume=0.5)
+    assert pygame.mixer.music.get_volume() == pytest.approx(0.5 * 1.0 * 0.5, abs=0.01)
+    with pytest.raises(ValueError, match="no channel"):
+        audio.volume("nope")
+    audio.close()
+    assert not audio.enabled and audio.play("coin") is None
