@@ -252,9 +252,15 @@ class SpatialGrid:
 
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
+        x, y, w, h = box
         hits: set[int] = set()
         boxes = self.boxes
         for _, members in self._cells_within(_span(box, self.cell_size)):
-            hits.update(entity for entity in members if _touch(boxes[entity], box))
-        hits.update(entity for entity, other in self.large.items() if _touch(other, box))
+            for entity in members:
+                ox, oy, ow, oh = boxes[entity]
+                if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:
+                    hits.add(entity)
+        for entity, other in self.large.items():
+            if _touch(other, box):
+                hits.add(entity)
         return sorted(hits)

@@ -125,8 +125,8 @@ class CollisionSystem(esper.Processor):
         bx, by, bw, bh = self.grid.boxes[body.entity]
         if bx <= x and by <= y and x + w <= bx + bw and y + h <= by + bh:
             return body.neighbours, len(body.neighbours)
-        load = self.grid.load(box)
-        if budget is not None and load > budget:
+        load = 0 if budget is None else self.grid.load(box)
+        if load > budget if budget is not None else False:
             return body.neighbours, len(body.neighbours)
         return [e for e in self.grid.query(box) if e != body.entity], load
 

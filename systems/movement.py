@@ -57,13 +57,16 @@ class MovementSystem(esper.Processor):
                 velocity.x += gx * physics.gravity_scale
                 velocity.y += gy * physics.gravity_scale
             cap = physics.max_speed
-            if cap is not None and velocity.length_squared() > cap * cap:
+            vx, vy = velocity.x, velocity.y
+            if cap is not None and vx * vx + vy * vy > cap * cap:
                 velocity.scale_to_length(cap)
-            elif abs(velocity.x) > _SAFE or abs(velocity.y) > _SAFE:  # rarely: test the world's cap
-                if velocity.length_squared() > limits.MAX_SPEED * limits.MAX_SPEED:
+                vx, vy = velocity.x, velocity.y
+            elif not (-_SAFE <= vx <= _SAFE and -_SAFE <= vy <= _SAFE):  # rarely: the world's cap
+                if vx * vx + vy * vy > limits.MAX_SPEED * limits.MAX_SPEED:
                     velocity.scale_to_length(limits.MAX_SPEED)
-            position.x += velocity.x * dt
-            position.y += velocity.y * dt
+                    vx, vy = velocity.x, velocity.y
+            position.x += vx * dt
+            position.y += vy * dt
         self._carry_riders()
 
     def _static_entities(self) -> set[int]:

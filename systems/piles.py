@@ -14,40 +14,40 @@ own pressure, several layers a step.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
 
 from pygame import Vector2
 
 from systems.collision import Body
-from systems.geometry import Box, axis_overlap, boxes_touch, tie_direction, union_box
+from systems.geometry import Box, axis_overlap, boxes_touch, tie_direction
 from systems.narrowphase import overlap
 from systems.resolution import RESOLVE_SLOP, Resolution, push_share
 
-__all__ = ["PILE_GAP", "PILE_PASSES", "relax_pile"]
+__all__ = ["PILE_GAP", "PILE_PASSES", "PILE_WORK", "relax_pile"]
 
 #: Pairs of a pile are pushed apart this fraction of the smaller body's size
 #: beyond flush, which unjams the packing.
-PILE_GAP = 0.2
+PILE_GAP = 0.25
 
-#: Jacobi passes per step.
+#: Jacobi passes per step, and the pair tests they may make in all: a pile
+#: of thousands takes fewer passes a step, so each step's work stays bounded.
 PILE_PASSES = 12
+PILE_WORK = 80_000
 
 _ZERO = Vector2()
 
 Settled = dict[tuple[int, int], tuple[Body, Body, Vector2, float]]
 
 
-def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]],
-               query: Callable[[Box], list[int]]) -> None:
+def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> None:
     """Spread this step's piles (see the module's docstring) before push-out.
 
-    A pile body with a STATIC within its own size of its box (``query``
-    finds the entities near a box, e.g. the broad phase's) is not moved by
-    the passes: its partners take the whole push, as against the STATIC.
-    Every other body moves at most its own size in all, so it can reach no
-    STATIC; pile pressure never drives a body into or through a wall
-    (ordinary push-out settles those exactly). Contacts are recorded, and
-    momentum exchanged, once per pair in ``state``.
+    A body with a STATIC within its own size of its box is not moved by the
+    passes: its partners take the whole push, as against the STATIC. Every
+    other body moves at most its own size in all, so it can reach no STATIC:
+    pile pressure never drives a body into or through a wall (ordinary
+    push-out settles those exactly). Contacts are recorded, and momentum
+    exchanged, once per pair in ``state``.
     """
     candidates = [(bodies[a], bodies[b]) for a, b in pairs
                   if not (bodies[a].trigger or bodies[b].trigger or (bodies[a].static and bodies[b].static))]
@@ -55,11 +55,12 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     pile = _piles(links)
     if not pile:
         return
-    walled = _near_statics([bodies[e] for e in sorted(pile)], bodies, query)
+    walls = _StaticIndex(bodies, max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
     moved: dict[int, Vector2] = {}
     settled: Settled = {}
-    for _ in range(PILE_PASSES):
-        moves = _pile_pass(candidates, pile, walled, settled)
+    touching = sum(1 for a, b in candidates if a.entity in pile or b.entity in pile)
+    for _ in range(max(1, min(PILE_PASSES, PILE_WORK // max(touching, 1)))):
+        moves = _pile_pass(candidates, pile, walls, settled)
         pile = set()
         for entity in sorted(moves):
             body = bodies[entity]
@@ -80,15 +81,15 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
         state.settle(a, b, normal, (a.static, b.static), depth)
 
 
-def _pile_pass(candidates: list[tuple[Body, Body]], pile: set[int], walled: set[int],
+def _pile_pass(candidates: list[tuple[Body, Body]], pile: set[int], walls: _StaticIndex,
                settled: Settled) -> dict[int, Vector2]:
     """One Jacobi pass of ``relax_pile``: the move (px) of every body pushed;
-    STATICs and ``walled`` bodies stay put, their partners taking the push."""
+    STATICs and bodies near them stay put, their partners taking the push."""
     moves: dict[int, Vector2] = {}
     for a, b in candidates:
         if a.entity not in pile and b.entity not in pile:
             continue
-        fixed_a, fixed_b = a.static or a.entity in walled, b.static or b.entity in walled
+        fixed_a, fixed_b = a.static or walls.near(a), b.static or walls.near(b)
         if fixed_a and fixed_b:
             continue
         contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
@@ -104,23 +105,43 @@ def _pile_pass(candidates: list[tuple[Body, Body]], pile: set[int], walled: set[
     return moves
 
 
-def _near_statics(members: list[Body], bodies: dict[int, Body], query: Callable[[Box], list[int]]) -> set[int]:
-    """The ``members`` with a STATIC within their own size of their box (one
-    query around the whole pile, then a test per member)."""
-    reach = max(max(body.box[2], body.box[3]) for body in members)
-    around = members[0].box
-    for body in members[1:]:
-        around = union_box(around, body.box)
-    around = (around[0] - reach, around[1] - reach, around[2] + 2 * reach, around[3] + 2 * reach)
-    statics = [bodies[e].box for e in query(around) if e in bodies and bodies[e].static]
-    near = set()
-    for body in members:
-        x, y, w, h = body.box
-        size = max(w, h)
-        grown = (x - size, y - size, w + 2 * size, h + 2 * size)
-        if any(boxes_touch(grown, box) for box in statics):
-            near.add(body.entity)
-    return near
+class _StaticIndex:
+    """The STATIC boxes of the world bucketed in square cells (large ones in
+    a list, as in the broad phase), to tell which bodies have one near."""
+
+    def __init__(self, bodies: dict[int, Body], cell: float) -> None:
+        self.cell = max(cell, 1.0)
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        self.large: list[Box] = []
+        self.verdicts: dict[int, bool] = {}
+        for body in bodies.values():
+            if body.static:
+                first_x, first_y, last_x, last_y = self._span(body.box)
+                if (last_x - first_x + 1) * (last_y - first_y + 1) > 64:
+                    self.large.append(body.box)
+                    continue
+                for cx in range(first_x, last_x + 1):
+                    for cy in range(first_y, last_y + 1):
+                        self.cells.setdefault((cx, cy), []).append(body.box)
+
+    def _span(self, box: Box) -> tuple[int, int, int, int]:
+        x, y, w, h = box
+        return (math.floor(x / self.cell), math.floor(y / self.cell),
+                math.floor((x + w) / self.cell), math.floor((y + h) / self.cell))
+
+    def near(self, body: Body) -> bool:
+        """Whether a STATIC touches ``body``'s box grown by its own size."""
+        verdict = self.verdicts.get(body.entity)
+        if verdict is None:
+            x, y, w, h = body.box
+            size = max(w, h)
+            grown = (x - size, y - size, w + 2 * size, h + 2 * size)
+            first_x, first_y, last_x, last_y = self._span(grown)
+            nearby = [box for cx in range(first_x, last_x + 1) for cy in range(first_y, last_y + 1)
+                      for box in self.cells.get((cx, cy), ())]
+            verdict = any(boxes_touch(grown, box) for box in nearby + self.large)
+            self.verdicts[body.entity] = verdict
+        return verdict
 
 
 def _piles(links: list[tuple[int, int]]) -> set[int]:

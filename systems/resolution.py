@@ -67,6 +67,8 @@ class Resolution:
         rests against a support that way and is not leaving it."""
         if body.static:
             return (True, True)
+        if not self.supported:
+            return FREE
         velocity = _own_velocity(body)
         held = [False, False]
         for axis in (0, 1):

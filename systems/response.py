@@ -37,8 +37,9 @@ _ZERO = Vector2()
 RETEST_BUDGET = 4
 RETEST_FLOOR = 512
 
-#: Pushes a body may take in one step's push-out.
-PUSHES_PER_BODY = 8
+#: Pushes a body may take in one step's push-out: generous (a body jammed in
+#: a corner under gravity needs a dozen), but a bound for bodies in a pile.
+PUSHES_PER_BODY = 16
 
 #: px. An overlap left after ``max_iterations`` rounds is normal in a dense
 #: cluster of moving bodies (it shrinks geometrically and the next step
@@ -110,14 +111,15 @@ class ResponseSystem(esper.Processor):
 
         A pushed body's partners are tested again, so chains (stacks, rows)
         settle in one step. The work is bounded: a pair is resolved at most
-        ``max_iterations`` times, a body pushed at most that often, and the
-        re-tests of a step number at most ``RETEST_BUDGET`` times the pairs
-        that overlapped to begin with. A pile of bodies spawned on one spot
+        ``max_iterations`` times, a body pushed ``PUSHES_PER_BODY`` times,
+        and the re-tests of a step number at most
+        ``RETEST_BUDGET`` times the pairs that overlapped to begin with, plus
+        ``RETEST_FLOOR``. A pile of bodies spawned on one spot
         thus costs time in proportion to its pairs and spreads out over a few
         steps instead of taking one very long one.
         """
         bodies = self.collision.bodies
-        relax_pile(state, bodies, self.collision.pairs, self.collision.grid.query)
+        relax_pile(state, bodies, self.collision.pairs)
         queue: list[QueueItem] = []
         for a, b in self.collision.pairs:
             body_a, body_b = bodies[a], bodies[b]
@@ -128,7 +130,6 @@ class ResponseSystem(esper.Processor):
         heapq.heapify(queue)
         rounds: dict[tuple[int, int], int] = {}
         pushes: dict[int, int] = {}
-        most = PUSHES_PER_BODY
         budget = RETEST_BUDGET * len(queue) + RETEST_FLOOR
         while queue:
             _, _, a, b = heapq.heappop(queue)
@@ -140,7 +141,7 @@ class ResponseSystem(esper.Processor):
             done = rounds.get((a, b), 0)
             if done and contact.depth <= RESOLVE_SLOP:
                 continue  # a leftover from a chain of shared pushes; see RESOLVE_SLOP
-            if done >= self.max_iterations or pushes.get(a, 0) >= most or pushes.get(b, 0) >= most:
+            if done >= self.max_iterations or max(pushes.get(a, 0), pushes.get(b, 0)) >= PUSHES_PER_BODY:
                 if contact.depth > GIVE_UP_DEPTH:
                     self._warn_once(a, b, contact.depth)
                 continue
