@@ -7,6 +7,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from components.animation import Animation, Animator
 from components.collider import Collider, ColliderType, Shape
+from components.layers import ALL, Side
 from components.physics import Physics
 from components.sprite import Sprite
 from components.text import Text
@@ -14,6 +15,6 @@ from components.touching import Touching
 from components.transform import Transform
 
 __all__ = [
-    "Animation", "Animator", "Collider", "ColliderType", "Physics", "Shape", "Sprite", "Text", "Touching",
-    "Transform",
+    "ALL", "Animation", "Animator", "Collider", "ColliderType", "Physics", "Shape", "Side", "Sprite", "Text",
+    "Touching", "Transform",
 ]

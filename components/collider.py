@@ -10,6 +10,7 @@ from pygame import Vector2
 
 from components import limits
 from components._checks import Check, Validated, area_size, member_of, vector_within
+from components.layers import ALL, Side
 
 __all__ = ["ColliderType", "Collider", "Shape"]
 
@@ -36,6 +37,16 @@ class Shape(Enum):
     CIRCLE = "circle"
 
 
+def _layer_bits(least: int) -> Check:
+    """A check for a set of layers: an int in [least, ALL]."""
+    def check(name: str, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= ALL:
+            raise ValueError(f"{name} must be an int of 32 layer bits in [{least}, {ALL}] "
+                             f"(components.ALL), got {value!r}")
+        return value
+    return check
+
+
 @dataclass(slots=True)
 class Collider(Validated):
     """An axis-aligned box ``size`` px (w, h) whose top-left is position + offset.
@@ -45,6 +56,15 @@ class Collider(Validated):
     ``ColliderType``; SOLID by default. ``shape`` is ``Shape.BOX`` (default)
     or ``Shape.CIRCLE``: a circle of diameter w inscribed in the box, which
     must then be square. Every collider keeps its box for the broad phase.
+
+    ``category`` (the layers it is on, not 0) and ``mask`` (the layers it
+    meets) are 32-bit ints, ``components.ALL`` being every layer: a pair
+    meets only when each one's category is in the other's mask (Box2D's
+    rule); a pair that doesn't meet is never resolved, reported or found by
+    a query whose mask excludes it. ``sides`` (a ``Side`` flag) names the
+    faces that stop other bodies, and a one-way face (not ``Side.ALL``)
+    stops only a body that was entirely outside it when the step began: a
+    platform with ``sides=Side.TOP`` is jumped up through and landed on.
     Every field is checked when set, at construction and later alike.
     """
 
@@ -52,12 +72,18 @@ class Collider(Validated):
     offset: Vector2 = field(default_factory=Vector2)
     type: ColliderType = ColliderType.SOLID
     shape: Shape = Shape.BOX
+    category: int = 1
+    mask: int = ALL
+    sides: Side = Side.ALL
 
     _checks: ClassVar[dict[str, Check]] = {
         "size": area_size(limits.MAX_SIZE),
         "offset": vector_within(limits.MAX_COORDINATE, " px"),
         "type": member_of(ColliderType),
         "shape": member_of(Shape),
+        "category": _layer_bits(1),
+        "mask": _layer_bits(0),
+        "sides": member_of(Side),
     }
 
     def _agree(self, name: str, value: Any) -> None:

@@ -25,6 +25,7 @@ from ecs.world import (
 )
 from systems.camera import Camera
 from systems.contact import Contact
+from systems.queries import RayHit
 from systems.text import Label
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "Game",
     "Input",
     "Label",
+    "RayHit",
     "MOVEMENT_PRIORITY",
     "MapObject",
     "RESPONSE_PRIORITY",

@@ -12,12 +12,15 @@ from typing import Any, Protocol, TypeVar
 import esper
 from pygame import Vector2
 
-from components import Collider, Physics, Transform
+from components import ALL, Collider, Physics, Transform
 from components import limits
-from components._checks import vector_within
+from components._checks import area_size, vector_within
+from ecs.events import Between, CollisionEvents, CollisionHandler, Subscription
 from systems.collision import CollisionSystem
 from systems.contact import Contact
 from systems.movement import MovementSystem
+from systems.resolution import CollisionFilter
+from systems.queries import RayHit, SpatialQueries
 from systems.response import ResponseSystem
 from systems.riders import Rides
 
@@ -56,28 +59,6 @@ class System(Protocol):
     def process(self, dt: float) -> None: ...
 
 
-CollisionHandler = Callable[[Contact], Any]
-
-
-class CollisionEvents(esper.Processor):
-    """Calls the World's collision handlers with each contact of the step.
-
-    Runs right after Response. Handlers are held by strong references (esper's
-    own event handlers are weak, so a lambda would silently vanish). Contacts
-    are taken from a copy of the list, so a handler may delete entities
-    (deletion is deferred to the next step, as in esper) or add components.
-    """
-
-    def __init__(self, world: World) -> None:
-        self.world = world
-        self.handlers: list[CollisionHandler] = []
-
-    def process(self, dt: float) -> None:
-        for contact in list(self.world.contacts):
-            for handler in list(self.handlers):
-                handler(contact)
-
-
 class World:
     """An isolated esper world with Movement, Collision and Response installed.
 
@@ -107,18 +88,109 @@ class World:
         self.add_system(self.response, RESPONSE_PRIORITY)
         self.add_system(self.events, EVENTS_PRIORITY)
 
-    def on_collision(self, handler: CollisionHandler) -> CollisionHandler:
-        """Call ``handler(contact)`` for every contact resolved in a step, after
-        Response. Kept by a strong reference; returns the handler, so it also
-        works as a decorator."""
+    def on_collision(self, handler: CollisionHandler | None = None, *,
+                     between: Between | None = None) -> Any:
+        """Call ``handler(contact)`` for every contact of every step, after
+        Response. With ``between=(category_a, category_b)``, only for pairs
+        with one collider on a layer of each, the contact oriented so that
+        ``.a`` is on ``category_a`` (normal flipped to match); without it,
+        contacts keep ``a < b``. Kept by a strong reference; returns the
+        handler, and works as a decorator, with or without ``between``."""
+        return self._subscribe(self.events.every, handler, between)
+
+    def on_collision_begin(self, handler: CollisionHandler | None = None, *,
+                           between: Between | None = None) -> Any:
+        """Call ``handler(contact)`` the first step a pair touches (TRIGGER
+        contacts included): a coin picked up, a zone entered. ``between`` as
+        for ``on_collision``."""
+        return self._subscribe(self.events.begin, handler, between)
+
+    def on_collision_end(self, handler: CollisionHandler | None = None, *,
+                         between: Between | None = None) -> Any:
+        """Call ``handler(contact)`` the first step a pair no longer touches,
+        also when one of its entities was deleted or lost its Collider, so
+        begins and ends balance; ``contact`` is its last (depth 0).
+        ``between`` as for ``on_collision``."""
+        return self._subscribe(self.events.end, handler, between)
+
+    def collision_filter(self, handler: CollisionFilter | None = None) -> Any:
+        """Call ``handler(a, b)`` (entity ids) before a pair is resolved, once
+        per pair and step, in resolution order; returning ``False`` lets the
+        pair pass through each other this step: no push, no momentum, no
+        contact, no Touching flag (a bullet and its shooter). Works as a
+        decorator; returns the handler."""
+        if handler is None:
+            return self.collision_filter
         if not callable(handler):
             raise ValueError(f"handler must be callable, got {handler!r}")
-        self.events.handlers.append(handler)
+        self.response.filters.append(handler)
         return handler
 
-    def remove_collision_handler(self, handler: CollisionHandler) -> None:
-        """Stop calling ``handler``."""
-        self.events.handlers.remove(handler)
+    def remove_collision_handler(self, handler: Callable[..., Any]) -> None:
+        """Stop calling ``handler`` (a collision handler of any kind, or a
+        collision filter)."""
+        for subscriptions in (self.events.begin, self.events.every, self.events.end):
+            subscriptions[:] = [s for s in subscriptions if s.handler is not handler]
+        if handler in self.response.filters:
+            self.response.filters.remove(handler)
+
+    def _subscribe(self, subscriptions: list[Subscription], handler: CollisionHandler | None,
+                   between: Between | None) -> Any:
+        """Add a handler, or return a decorator that will."""
+        if handler is None:
+            return lambda function: self._subscribe(subscriptions, function, between)
+        if not callable(handler):
+            raise ValueError(f"handler must be callable, got {handler!r}")
+        if between is not None:
+            if (not isinstance(between, tuple) or len(between) != 2
+                    or not all(isinstance(c, int) and not isinstance(c, bool) and 0 < c <= ALL for c in between)):
+                raise ValueError(f"between must be a pair of categories (int layer bits), got {between!r}")
+        subscriptions.append(Subscription(handler, between))
+        return handler
+
+    def raycast(self, start: Point, end: Point, mask: int = ALL, triggers: bool = False) -> list[RayHit]:
+        """Every collider the segment from ``start`` to ``end`` (px) crosses,
+        ordered by ``fraction`` then entity: ``RayHit(entity, point, normal,
+        fraction)`` with ``point = start + fraction·(end − start)`` on the
+        collider's surface and ``normal`` the unit surface normal there,
+        pointing out of it. A segment starting inside a collider reports it
+        at fraction 0 with normal −direction. Colliders whose category is
+        not in ``mask`` are skipped, and TRIGGERs unless ``triggers``."""
+        first, last = self._segment(start, end)
+        return self._queries().raycast(first, last, _query_mask(mask), triggers)
+
+    def cast_box(self, size: Point, start: Point, end: Point, mask: int = ALL,
+                 triggers: bool = False) -> list[RayHit]:
+        """``raycast`` for an axis-aligned box of ``size`` (px) whose top-left
+        corner moves from ``start`` to ``end`` (swept AABB): ``fraction`` is
+        the time of impact, ``point`` the box's top-left then, ``normal`` the
+        face hit, pointing out of the collider."""
+        box = _size("size", size)
+        first, last = self._segment(start, end)
+        return self._queries().cast_box(box, first, last, _query_mask(mask), triggers)
+
+    def query_point(self, point: Point, mask: int = ALL, triggers: bool = True) -> list[int]:
+        """Entities whose colliders contain ``point`` (px; edges don't count),
+        sorted; ``mask`` and ``triggers`` as for ``raycast``."""
+        where = _coordinates("point", point)
+        return self._queries().query_point(where, _query_mask(mask), triggers)
+
+    def query_box(self, position: Point, size: Point, mask: int = ALL, triggers: bool = True) -> list[int]:
+        """Entities whose colliders overlap the box at ``position`` (top-left,
+        px) of ``size`` (touching doesn't count), sorted."""
+        where, box = _coordinates("position", position), _size("size", size)
+        return self._queries().query_box(where, box, _query_mask(mask), triggers)
+
+    def _segment(self, start: Point, end: Point) -> tuple[Vector2, Vector2]:
+        first, last = _coordinates("start", start), _coordinates("end", end)
+        if first == last:
+            raise ValueError(f"a query segment needs length: start and end are both {tuple(first)}")
+        return first, last
+
+    def _queries(self) -> SpatialQueries:
+        self._enter()
+        self.collision.sync()
+        return SpatialQueries(self.collision)
 
     def insert_resource(self, resource: Any) -> None:
         """Store a world-wide singleton (Bevy's resources), keyed by its type."""
@@ -305,3 +377,15 @@ def _raise_bad_vector(kind: type, field: str, members: list[tuple[int, Any]]) ->
                     f"entity {entity}: {kind.__name__}.{field}.{axis} is {value!r}, set in place "
                     f"since the last step; it must be finite{' and >= 0' if field == 'size' else ''}"
                 )
+
+
+Point = tuple[float, float] | Vector2
+_coordinates = vector_within(limits.MAX_COORDINATE, " px")
+_size = area_size(limits.MAX_SIZE)
+
+
+def _query_mask(mask: object) -> int:
+    """A query's mask: an int of 32 layer bits."""
+    if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= ALL:
+        raise ValueError(f"mask must be an int of 32 layer bits in [0, {ALL}], got {mask!r}")
+    return mask

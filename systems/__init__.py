@@ -14,6 +14,7 @@ from systems.contact import Contact
 from systems.debug import DebugOverlay
 from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
+from systems.queries import RayHit, SpatialQueries
 from systems.render import ImageCache, RenderSystem, sprite_box
 from systems.response import ResponseSystem
 from systems.text import Label, TextSystem, render_text
@@ -32,9 +33,11 @@ __all__ = [
     "ImageCache",
     "Label",
     "MovementSystem",
+    "RayHit",
     "RenderSystem",
     "ResponseSystem",
     "SpatialGrid",
+    "SpatialQueries",
     "TextSystem",
     "advance",
     "exchange_momentum",

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import esper
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Shape, Transform
+from components import ALL, Collider, ColliderType, Physics, Shape, Transform
+from components.layers import interacts
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box
 
@@ -90,6 +91,7 @@ class CollisionSystem(esper.Processor):
         self.pairs: list[tuple[int, int]] = []
         self.grid = SpatialGrid(64.0)
         self.steps = 0
+        self.layered = False
         self._sources: tuple[object, object] | None = None
 
     def process(self, dt: float) -> None:
@@ -97,20 +99,40 @@ class CollisionSystem(esper.Processor):
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
+        kinds = 0
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             for body in self.bodies.values():
-                refresh(body, self.grid)
+                kinds |= refresh(body, self.grid)
         else:
             self._sources = sources
-            self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+            kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
         bodies = self.bodies
         self.steps += 1
-        self.pairs = self.grid.pairs({e for e, body in bodies.items() if body.static}, self.steps)
-        if any(body.trigger for body in bodies.values()):  # trigger–trigger pairs mean nothing
-            self.pairs = [(a, b) for a, b in self.pairs if not (bodies[a].trigger and bodies[b].trigger)]
+        self.layered = bool(kinds & LAYERED)
+        pairs = self.grid.pairs({e for e, body in bodies.items() if body.static}, self.steps)
+        if kinds:  # trigger–trigger pairs mean nothing; pairs whose layers don't meet never meet
+            pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
+        self.pairs = pairs
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
+
+    def sync(self) -> None:
+        """Bring the bodies and the grid up to date when entities or
+        colliders were added or removed since the last step (for queries made
+        between steps); pairs are left as they were."""
+        sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
+        if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
+            self._sources = sources
+            self.layered = bool(self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1])) & LAYERED)
+
+    def meet(self, a: Body, b: Body) -> bool:
+        """Whether a pair can collide at all: not two TRIGGERs, and each one's
+        category in the other's mask (``components.layers``)."""
+        if a.trigger and b.trigger:
+            return False
+        ca, cb = a.collider, b.collider
+        return not self.layered or interacts(ca.category, ca.mask, cb.category, cb.mask)
 
     def candidates(self, body: Body, box: Box) -> list[int]:
         """Entities ``body`` may touch within ``box`` (px): its broad-phase
@@ -126,37 +148,46 @@ class CollisionSystem(esper.Processor):
         if bx <= x and by <= y and x + w <= bx + bw and y + h <= by + bh:
             return body.neighbours, len(body.neighbours)
         load = 0 if budget is None else self.grid.load(box)
-        if load > budget if budget is not None else False:
+        if budget is not None and load > budget:
             return body.neighbours, len(body.neighbours)
-        return [e for e in self.grid.query(box) if e != body.entity], load
+        bodies = self.bodies
+        return [e for e in self.grid.query(box) if e != body.entity and self.meet(body, bodies[e])], load
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
-                 physics_of: dict[int, Physics]) -> None:
+                 physics_of: dict[int, Physics]) -> int:
         """Bodies for this step's colliders, reusing last step's where the
-        entity kept the same components, and the grid to match."""
+        entity kept the same components, and the grid to match; returns the
+        bodies' ``refresh`` bits together."""
         size = self.cell_size or choose_cell_size(
             max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
         )
         if self.grid.cell_size != size:
             self.grid = SpatialGrid(size)
-        previous, bodies = self.bodies, {}
+        previous, bodies, kinds = self.bodies, {}, 0
         for entity, (transform, collider) in rows:
             physics = physics_of.get(entity)
             body = previous.get(entity)
             if (body is None or body.transform is not transform
                     or body.collider is not collider or body.physics is not physics):
                 body = Body(entity, transform, collider, physics)
-            refresh(body, self.grid)
+            kinds |= refresh(body, self.grid)
             bodies[entity] = body
         for gone in sorted(previous.keys() - bodies.keys()):
             self.grid.remove(gone)
         self.bodies = bodies
+        return kinds
 
 
-def refresh(body: Body, grid: SpatialGrid) -> None:
+#: Bits ``refresh`` returns: the body is a TRIGGER, or is on or meets
+#: layers other than the defaults (category 1, mask ALL).
+TRIGGER, LAYERED = 1, 2
+
+
+def refresh(body: Body, grid: SpatialGrid) -> int:
     """Read a body's components for this step and file it in ``grid`` under
-    its swept bounds. Type, shape and mass are read anew each step: they may
-    be changed in place between steps."""
+    its swept bounds; returns its TRIGGER and LAYERED bits. Type, shape,
+    mass and layers are read anew each step: they may be changed in place
+    between steps."""
     if body.neighbours:
         body.neighbours.clear()
     body._before = None
@@ -173,3 +204,4 @@ def refresh(body: Body, grid: SpatialGrid) -> None:
     # Swept bounds: the union of the box at the start and at the end.
     dx, dy = start.x - now.x, start.y - now.y
     grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)))
+    return (TRIGGER if trigger else 0) | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)

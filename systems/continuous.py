@@ -20,7 +20,7 @@ from pygame import Vector2
 
 from systems.collision import Body, CollisionSystem
 from systems.geometry import boxes_overlap, tie_direction, union_box
-from systems.narrowphase import overlap, sweep
+from systems.narrowphase import contact_point, overlap, sweep
 from systems.resolution import Resolution
 
 __all__ = ["Sweeper"]
@@ -82,10 +82,10 @@ class Sweeper:
             if bodies[a].moved or bodies[b].moved:
                 self._schedule(bodies[a], bodies[b], 0.0)
         while self.queue:
-            time, _, a, b, _, version_a, version_b, normal = heapq.heappop(self.queue)
+            time, surface, a, b, _, version_a, version_b, normal = heapq.heappop(self.queue)
             path_a, path_b = self.paths[a], self.paths[b]
             if path_a.version == version_a and path_b.version == version_b:
-                self._impact(bodies[a], bodies[b], path_a, path_b, time, normal)
+                self._impact(bodies[a], bodies[b], path_a, path_b, time, normal, -surface)
         for entity, path in self.paths.items():
             if path.version:  # an untouched path ends where Movement put the body
                 body = bodies[entity]
@@ -128,16 +128,23 @@ class Sweeper:
         heapq.heappush(self.queue, (time, -surface, a.entity, b.entity, next(self.tiebreak),
                                     path_a.version, path_b.version, normal))
 
-    def _impact(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float, normal: Vector2) -> None:
-        """Resolve one impact at step fraction ``time`` and re-sweep who changed."""
+    def _impact(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float, normal: Vector2,
+                surface: float) -> None:
+        """Resolve one impact at step fraction ``time`` (touching faces
+        ``surface`` px long) and re-sweep who changed."""
+        box_a, box_b = _box_at(a, path_a, time), _box_at(b, path_b, time)
         if a.trigger or b.trigger:  # reported, never resolved
-            self.state.record(a.entity, b.entity, normal, 0.0, trigger=True)
+            if self.state.permits(a, b, normal):
+                self.state.record(a.entity, b.entity, normal, 0.0, True,
+                                  contact_point(box_a, a.round, box_b, b.round, normal), time, surface)
             return
         approach = (path_a.motion - path_b.motion).dot(normal)
         frozen_a = path_a.impacts >= self.max_subdivisions
         frozen_b = path_b.impacts >= self.max_subdivisions
         if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
             return  # grazing, too slight to matter, or both already stopped
+        if not self.state.permits(a, b, normal):
+            return  # a one-way face from behind, or a filter lets them pass
         for path in (path_a, path_b):
             path.origin = path.at(time)
             path.start = time
@@ -145,8 +152,8 @@ class Sweeper:
         # A frozen body keeps its place for the rest of the step, but its
         # momentum counts by its real mass: it must not act as a support.
         held = self.state.holds(a, b, normal)
-        self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b),
-                          approach * (1.0 - time))
+        self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b), approach * (1.0 - time),
+                          surface, time, contact_point(box_a, a.round, box_b, b.round, normal))
         for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
             if body.physics is not None and not body.static and not frozen:
                 # A rider's path is its own motion plus its platform's carry.

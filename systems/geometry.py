@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from components.layers import Side
+
 __all__ = [
     "Box",
     "BoxContact",
@@ -21,6 +23,8 @@ __all__ = [
     "boxes_overlap",
     "boxes_touch",
     "directional_gap",
+    "face_toward",
+    "outside",
     "box_contact",
     "union_box",
 ]
@@ -87,6 +91,29 @@ def directional_gap(a: Box, b: Box, axis: int, sign: int) -> float:
     if sign > 0:
         return b[axis] - (a[axis] + a[axis + 2])
     return a[axis] - (b[axis] + b[axis + 2])
+
+
+# The face a contact normal leaves through: its dominant axis and sign.
+def face_toward(normal: tuple[float, float]) -> Side:
+    """The face of a collider whose outward normal is closest to ``normal``
+    (x, y; y grows downward): the side of it the other body touches."""
+    x, y = normal
+    if abs(x) >= abs(y):
+        return Side.RIGHT if x > 0 else Side.LEFT
+    return Side.BOTTOM if y > 0 else Side.TOP
+
+
+# Half-plane test against one face of a box.
+def outside(box: Box, other: Box, face: Side, tolerance: float) -> bool:
+    """Whether ``box`` lies entirely on the outer side of ``other``'s ``face``
+    (overlapping it by at most ``tolerance`` px)."""
+    if face is Side.TOP:
+        return box[1] + box[3] <= other[1] + tolerance
+    if face is Side.BOTTOM:
+        return box[1] >= other[1] + other[3] - tolerance
+    if face is Side.LEFT:
+        return box[0] + box[2] <= other[0] + tolerance
+    return box[0] >= other[0] + other[2] - tolerance
 
 
 # Directions k·(golden angle), k = 0..255: evenly spread around the circle.

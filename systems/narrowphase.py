@@ -14,7 +14,7 @@ from pygame import Vector2
 from systems.geometry import TOUCH_EPSILON, Box, Tie, box_contact
 from systems.sweep import Hit, sweep_boxes, sweep_circle_box, sweep_circles
 
-__all__ = ["Penetration", "overlap", "sweep", "circle_of", "exit_distance"]
+__all__ = ["Penetration", "overlap", "sweep", "circle_of", "contact_point", "exit_distance"]
 
 _AXES = (Vector2(1, 0), Vector2(0, 1))
 
@@ -138,3 +138,25 @@ def sweep(box_a: Box, round_a: bool, box_b: Box, round_b: bool, motion: Vector2)
         return sweep_circle_box(*circle_of(box_a), box_b, motion)
     flipped = sweep_circle_box(*circle_of(box_b), box_a, -motion)
     return None if flipped is None else flipped._replace(normal=-flipped.normal)
+
+
+# The middle of the touching faces, or the touching point of a round shape.
+def contact_point(box_a: Box, round_a: bool, box_b: Box, round_b: bool, normal: Vector2) -> Vector2:
+    """A point (world px) on the surfaces where shapes a and b touch along
+    ``normal`` (a->b); meant for shapes touching or just overlapping."""
+    if round_a:
+        centre, radius = circle_of(box_a)
+        return centre + normal * radius
+    if round_b:
+        centre, radius = circle_of(box_b)
+        return centre - normal * radius
+    axis = 0 if abs(normal.x) >= abs(normal.y) else 1
+    other = 1 - axis
+    face_a = box_a[axis] + (box_a[axis + 2] if normal[axis] > 0 else 0.0)
+    face_b = box_b[axis] + (0.0 if normal[axis] > 0 else box_b[axis + 2])
+    low = max(box_a[other], box_b[other])
+    high = min(box_a[other] + box_a[other + 2], box_b[other] + box_b[other + 2])
+    point = Vector2()
+    point[axis] = (face_a + face_b) / 2
+    point[other] = (low + high) / 2
+    return point

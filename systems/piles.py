@@ -36,7 +36,7 @@ PILE_WORK = 80_000
 
 _ZERO = Vector2()
 
-Settled = dict[tuple[int, int], tuple[Body, Body, Vector2, float]]
+Settled = dict[tuple[int, int], tuple[Body, Body, Vector2, float, float]]
 
 
 def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> None:
@@ -60,7 +60,7 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     settled: Settled = {}
     touching = sum(1 for a, b in candidates if a.entity in pile or b.entity in pile)
     for _ in range(max(1, min(PILE_PASSES, PILE_WORK // max(touching, 1)))):
-        moves = _pile_pass(candidates, pile, walls, settled)
+        moves = _pile_pass(state, candidates, pile, walls, settled)
         pile = set()
         for entity in sorted(moves):
             body = bodies[entity]
@@ -77,12 +77,12 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
         if not pile:
             break
     for key in sorted(settled):
-        a, b, normal, depth = settled[key]
-        state.settle(a, b, normal, (a.static, b.static), depth)
+        a, b, normal, depth, surface = settled[key]
+        state.settle(a, b, normal, (a.static, b.static), depth, surface)
 
 
-def _pile_pass(candidates: list[tuple[Body, Body]], pile: set[int], walls: _StaticIndex,
-               settled: Settled) -> dict[int, Vector2]:
+def _pile_pass(state: Resolution, candidates: list[tuple[Body, Body]], pile: set[int],
+               walls: _StaticIndex, settled: Settled) -> dict[int, Vector2]:
     """One Jacobi pass of ``relax_pile``: the move (px) of every body pushed;
     STATICs and bodies near them stay put, their partners taking the push."""
     moves: dict[int, Vector2] = {}
@@ -93,7 +93,7 @@ def _pile_pass(candidates: list[tuple[Body, Body]], pile: set[int], walls: _Stat
         if fixed_a and fixed_b:
             continue
         contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
-        if contact is None:
+        if contact is None or not state.permits(a, b, contact.normal):
             continue
         share = push_share(a, b, fixed_a, fixed_b)
         gap = PILE_GAP * min(a.box[2], a.box[3], b.box[2], b.box[3])
@@ -101,7 +101,7 @@ def _pile_pass(candidates: list[tuple[Body, Body]], pile: set[int], walls: _Stat
         for body, move, fixed in ((a, push * -share, fixed_a), (b, push * (1.0 - share), fixed_b)):
             if not fixed and (move.x or move.y):
                 moves[body.entity] = moves.get(body.entity, _ZERO) + move
-        settled.setdefault((a.entity, b.entity), (a, b, contact.normal, contact.depth))
+        settled.setdefault((a.entity, b.entity), (a, b, contact.normal, contact.depth, contact.surface))
     return moves
 
 

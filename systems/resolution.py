@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from pygame import Vector2
 
-from components import Physics
+from components import Physics, Side
 from systems.collision import Body
 from systems.contact import Contact
+from systems.geometry import face_toward, outside
 from systems.impulse import FREE, Axes, exchange_momentum
+from systems.narrowphase import contact_point
 from systems.riders import Ride, Rides
 
-__all__ = ["RESOLVE_SLOP", "Resolution", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
+__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
 
 _ZERO = Vector2()
 
@@ -20,6 +24,15 @@ _ZERO = Vector2()
 #: halving the leftover each round. The overshoot is far below the 0.5 px
 #: overcorrection Luke Godfrey's *Rectangle Collisions* uses to keep bodies off seams.
 RESOLVE_SLOP = 0.01
+
+#: px. A body counts as outside a one-way face at the start of a step while
+#: it overlaps it by at most this: a body resting on a one-way platform
+#: stays on it after a push-out that left it a hair inside.
+ONE_WAY_TOLERANCE = 0.5
+
+#: A collision filter: called with two entity ids, returns False to let the
+#: pair pass through each other this step.
+CollisionFilter = Callable[[int, int], object]
 
 #: px/s. Relative normal speed below which a contact counts as resting (only
 #: rounding error is left of an inelastic contact's approach).
@@ -47,13 +60,33 @@ class Resolution:
       the real masses.
     """
 
-    def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO) -> None:
+    def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO,
+                 filters: Sequence[CollisionFilter] = ()) -> None:
         self.rest_speed = rest_speed
         self.up = up
+        self.filters = filters
+        self.allowed: dict[tuple[int, int], bool] = {}
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
         self.supported: dict[tuple[int, int], float] = {}
         self.resolved: dict[tuple[int, int], Contact] = {}
+
+    def permits(self, a: Body, b: Body, normal: Vector2) -> bool:
+        """Whether a and b may collide through a contact along ``normal``
+        (a->b): the faces it meets stop bodies, one-way faces only bodies
+        that came from outside them (``through_faces``), and the collision
+        filters let the pair through (asked once per pair and step, in
+        resolution order; a filter returning False lets it pass)."""
+        if not through_faces(a, b, normal):
+            return False
+        if not self.filters:
+            return True
+        key = (a.entity, b.entity)
+        verdict = self.allowed.get(key)
+        if verdict is None:
+            verdict = all(check(a.entity, b.entity) is not False for check in self.filters)
+            self.allowed[key] = verdict
+        return verdict
 
     def holds(self, a: Body, b: Body, normal: Vector2) -> tuple[bool, bool]:
         """Whether a, resp. b, may not be pushed apart along ``normal`` (a->b)."""
@@ -78,13 +111,18 @@ class Resolution:
                 held[axis] = since is not None and velocity[axis] * sign >= since - RESTING_SPEED
         return (held[0], held[1])
 
-    def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float) -> None:
-        """Exchange momentum along ``normal`` (a->b), record the contact with
-        ``depth`` px, and pin or support whoever was pushed off a held body
-        (``pinned`` says which of a and b held still for the push)."""
+    def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float,
+               surface: float = 0.0, time: float = 0.0, point: Vector2 | None = None) -> None:
+        """Exchange momentum along ``normal`` (a->b), record the contact
+        (``depth`` px, ``surface`` px, at step fraction ``time`` and ``point``,
+        by default where the bodies' boxes touch now), and pin or support
+        whoever was pushed off a held body (``pinned`` says which of a and b
+        held still for the push)."""
         held_a, held_b = self.held_axes(a, -normal), self.held_axes(b, normal)
         exchange(a, b, normal, held_a, held_b, self.rest_speed, self.up)
-        self.record(a.entity, b.entity, normal, depth)
+        if point is None:
+            point = contact_point(a.box, a.round, b.box, b.round, normal)
+        self.record(a.entity, b.entity, normal, depth, False, point, time, surface)
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
         axis = 0 if abs(normal.x) >= abs(normal.y) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
@@ -108,9 +146,10 @@ class Resolution:
                     and rider.entity not in self.rides and up.dot(self.up) > 0.5):
                 self.rides[rider.entity] = Ride(platform.entity, Vector2(up))
 
-    def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float) -> list[Body]:
+    def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0) -> list[Body]:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
-        the contact; return the bodies that moved."""
+        the contact (touching faces ``surface`` px long); return the bodies
+        that moved."""
         pinned = self.holds(a, b, normal)
         share_a = push_share(a, b, *pinned)
         moved = []
@@ -122,20 +161,38 @@ class Resolution:
             b.transform.position.update(b.transform.position + normal * (depth * (1.0 - share_a)))
             b.sync()
             moved.append(b)
-        self.settle(a, b, normal, pinned, depth)
+        self.settle(a, b, normal, pinned, depth, surface)
         return moved
 
-    def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False) -> None:
-        """Keep one contact per pair and step, adding up the depth resolved."""
+    def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False,
+               point: Vector2 | None = None, time: float = 0.0, surface: float = 0.0) -> None:
+        """Keep one contact per pair and step: the first one's normal, point,
+        time and surface, adding up the depth resolved."""
         contact = self.resolved.get((a, b))
         if contact is None:
-            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger)
+            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger,
+                                            Vector2() if point is None else Vector2(point), time, surface)
         else:
             contact.depth += depth
 
     def contacts(self) -> list[Contact]:
-        """The step's contacts, ordered by entity ids."""
-        return [self.resolved[key] for key in sorted(self.resolved)]
+        """The step's contacts, ordered by time, then entity ids."""
+        return sorted(self.resolved.values(), key=lambda c: (c.time, c.a, c.b))
+
+
+def through_faces(a: Body, b: Body, normal: Vector2) -> bool:
+    """Whether a contact along ``normal`` (a->b) meets faces that stop
+    bodies: each side's face toward the other must be in its collider's
+    ``sides``, and a one-way face (``sides`` not ALL) stops only a body that
+    lay entirely outside it when the step began."""
+    for body, toward, other in ((a, normal, b), (b, -normal, a)):
+        sides = body.collider.sides
+        if sides is Side.ALL:
+            continue
+        face = face_toward((toward.x, toward.y))
+        if not face & sides or not outside(other.before, body.before, face, ONE_WAY_TOLERANCE):
+            return False
+    return True
 
 
 def _bit(axis: int, sign: float) -> int:

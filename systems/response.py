@@ -15,9 +15,9 @@ from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
 from systems.geometry import TOUCH_EPSILON, tie_direction
-from systems.narrowphase import overlap
+from systems.narrowphase import contact_point, overlap
 from systems.piles import relax_pile
-from systems.resolution import RESOLVE_SLOP, Resolution, settle_kinematic
+from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution, settle_kinematic
 from systems.riders import Rides, express_in_platform_frames
 
 if TYPE_CHECKING:
@@ -86,6 +86,7 @@ class ResponseSystem(esper.Processor):
         self.continuous = continuous
         self.contacts: list[Contact] = []
         self.rides: Rides = {} if rides is None else rides
+        self.filters: list[CollisionFilter] = []
         self._warned = False
         self.sweeper = Sweeper(max_subdivisions)
 
@@ -94,7 +95,7 @@ class ResponseSystem(esper.Processor):
         bodies = self.collision.bodies
         up = -self.gravity.normalize() if self.gravity.length_squared() else Vector2()
         # Approaching slower than gravity adds in two steps is resting contact.
-        state = Resolution(2.0 * self.gravity.length() * dt, up)
+        state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters))
         riders = _board_riders(bodies, self.rides, dt)
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
@@ -148,7 +149,9 @@ class ResponseSystem(esper.Processor):
             rounds[(a, b)] = done + 1
             # A repeat overshoots by the slop, so chains end instead of halving forever.
             depth = contact.depth + (RESOLVE_SLOP if done else 0.0)
-            for body in state.push_apart(body_a, body_b, contact.normal, depth):
+            if not state.permits(body_a, body_b, contact.normal):
+                continue  # a one-way face from behind, or a filter lets them pass
+            for body in state.push_apart(body_a, body_b, contact.normal, depth, contact.surface):
                 pushes[body.entity] = pushes.get(body.entity, 0) + 1
                 partners, cost = self.collision.candidates_within(body, body.box, budget)
                 if cost <= budget:
@@ -169,8 +172,9 @@ class ResponseSystem(esper.Processor):
 def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
     """Record a contact with a TRIGGER if the pair overlaps; nothing moves."""
     contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
-    if contact is not None:
-        state.record(a.entity, b.entity, contact.normal, contact.depth, trigger=True)
+    if contact is not None and state.permits(a, b, contact.normal):
+        state.record(a.entity, b.entity, contact.normal, contact.depth, True,
+                     contact_point(a.box, a.round, b.box, b.round, contact.normal), 0.0, contact.surface)
 
 
 def _board_riders(bodies: dict[int, Body], rides: Rides, dt: float) -> list[Body]:
@@ -198,22 +202,29 @@ def _leave_or_land(bodies: dict[int, Body], rides: Rides, landed: Rides) -> None
 
 
 def update_touching(world: World, contacts: list[Contact]) -> None:
-    """Set every Touching component's flags from this step's contacts."""
+    """Set every Touching component's flags, and ``ground``, from this step's
+    contacts (TRIGGER contacts don't count)."""
     touching = dict(world.get_component(Touching))
     if not touching:
         return
     for flags in touching.values():
         flags.clear()
+    grounds: dict[int, tuple[float, int]] = {}
     for contact in contacts:
         if contact.trigger:
             continue
-        for entity, toward in ((contact.a, contact.normal), (contact.b, -contact.normal)):
+        for entity, other, toward in ((contact.a, contact.b, contact.normal), (contact.b, contact.a, -contact.normal)):
             side = touching.get(entity)
-            if side is not None:
-                side.down |= toward.y > 0.5
-                side.up |= toward.y < -0.5
-                side.right |= toward.x > 0.5
-                side.left |= toward.x < -0.5
+            if side is None:
+                continue
+            side.down |= toward.y > 0.5
+            side.up |= toward.y < -0.5
+            side.right |= toward.x > 0.5
+            side.left |= toward.x < -0.5
+            if toward.y > 0.5:  # stands on other: the longest surface wins, then the smaller id
+                grounds[entity] = min(grounds.get(entity, (0.0, other)), (-contact.surface, other))
+    for entity, (_, ground) in grounds.items():
+        touching[entity].ground = ground
 
 
 def _ordered(first: Body, second: Body) -> tuple[Body, Body]:
