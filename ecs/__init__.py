@@ -25,6 +25,7 @@ from ecs.world import (
 )
 from systems.camera import Camera
 from systems.contact import Contact
+from systems.debug import Gizmos
 from systems.queries import RayHit
 from systems.text import Label
 
@@ -39,6 +40,7 @@ __all__ = [
     "DrawSystem",
     "FixedTimestep",
     "Game",
+    "Gizmos",
     "Input",
     "Label",
     "RayHit",

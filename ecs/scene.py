@@ -11,6 +11,7 @@ from ecs.input import Input
 from ecs.world import World
 from systems.animation import ANIMATION_PRIORITY, AnimationSystem
 from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
+from systems.debug import Gizmos
 from systems.render import RenderSystem
 from systems.text import TextSystem
 
@@ -33,8 +34,9 @@ class Scene:
     A ``Game`` keeps scenes on a stack (``push``, ``pop``, ``replace``): only
     the top scene steps and receives input. A ``transparent`` scene is drawn
     over the scene below it, which stays frozen as its last step left it (a
-    pause menu over the level). Each scene's World gets an ``Input`` and a
-    ``Camera`` resource (also ``scene.input``, ``scene.camera``) and the
+    pause menu over the level). Each scene's World gets an ``Input``, a
+    ``Camera`` (also ``scene.input``, ``scene.camera``) and a ``Gizmos``
+    resource (debug lines for the overlay), and the
     Animation and Camera systems; its draw systems start with the sprite
     renderer (priority 100) and the text system (50).
 
@@ -54,6 +56,7 @@ class Scene:
         self.input = Input(self.camera)
         self.world.insert_resource(self.input)
         self.world.insert_resource(self.camera)
+        self.world.insert_resource(Gizmos())
         self.world.add_system(AnimationSystem(self.world), ANIMATION_PRIORITY)
         self.world.add_system(CameraSystem(self.world), CAMERA_PRIORITY)
         self.renderer = RenderSystem(self.world)

@@ -23,10 +23,11 @@ editor → tile → Custom Properties):
   ``top_right``, the corner holding the right angle): a right-triangle slope.
 
 One-way platforms and ramps are never merged: each tile is its own collider,
-made by ``tile_collider``. They need Collider features that are not in this
-version (``components.Side`` and the triangle shapes), so ``tile_collider``
-raises NotImplementedError naming what is missing, and ``load_map`` reports
-the first such tile; a map using them cannot be loaded silently wrong.
+made by ``tile_collider``: a one-way tile is a STATIC box with
+``sides=Side.TOP``. Ramps need the triangle shapes, which are not in this
+version, so ``tile_collider`` raises NotImplementedError for them, and
+``load_map`` reports the first such tile: a map using them cannot be loaded
+silently wrong.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import pytmx
 from pytmx.util_pygame import handle_transformation
 from pygame import Vector2
 
-from components import Collider, ColliderType, Sprite, Transform
+from components import Collider, ColliderType, Side, Sprite, Transform
 from ecs.images import load_image
 from ecs.world import World
 from systems.tilemerge import merge_tiles
@@ -146,8 +147,7 @@ def tile_collider(kind: str, size: tuple[float, float], value: object = True) ->
     if kind == SOLID:
         return Collider(Vector2(size), type=ColliderType.STATIC)
     if kind == ONE_WAY:
-        raise NotImplementedError("one-way platforms need Collider(sides=Side.TOP) (components.Side), "
-                                  "which this version of ecs-arcade does not have yet")
+        return Collider(Vector2(size), type=ColliderType.STATIC, sides=Side.TOP)
     if kind == RAMP:
         raise NotImplementedError(f"ramps need Shape.TRIANGLE_{str(value).upper()}, "
                                   "which this version of ecs-arcade does not have yet")

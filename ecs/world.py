@@ -101,8 +101,9 @@ class World:
     def on_collision_begin(self, handler: CollisionHandler | None = None, *,
                            between: Between | None = None) -> Any:
         """Call ``handler(contact)`` the first step a pair touches (TRIGGER
-        contacts included): a coin picked up, a zone entered. ``between`` as
-        for ``on_collision``."""
+        contacts included): a coin picked up, a zone entered. Pairs already
+        touching when the first begin or end handler is added begin at its
+        first step. ``between`` as for ``on_collision``."""
         return self._subscribe(self.events.begin, handler, between)
 
     def on_collision_end(self, handler: CollisionHandler | None = None, *,

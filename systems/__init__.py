@@ -11,7 +11,7 @@ from systems.broadphase import SpatialGrid
 from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
-from systems.debug import DebugOverlay
+from systems.debug import DebugOverlay, Gizmos
 from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
 from systems.queries import RayHit, SpatialQueries
@@ -30,6 +30,7 @@ __all__ = [
     "CollisionSystem",
     "Contact",
     "DebugOverlay",
+    "Gizmos",
     "ImageCache",
     "Label",
     "MovementSystem",

@@ -133,12 +133,12 @@ class Sweeper:
         """Resolve one impact at step fraction ``time`` (touching faces
         ``surface`` px long) and re-sweep who changed."""
         box_a, box_b = _box_at(a, path_a, time), _box_at(b, path_b, time)
-        if a.trigger or b.trigger:  # reported, never resolved
-            if self.state.permits(a, b, normal):
+        approach = (path_a.motion - path_b.motion).dot(normal)
+        if a.trigger or b.trigger:  # reported if they really go into each other, never resolved
+            if approach * (1.0 - time) > SWEEP_SLOP and self.state.permits(a, b, normal):
                 self.state.record(a.entity, b.entity, normal, 0.0, True,
                                   contact_point(box_a, a.round, box_b, b.round, normal), time, surface)
             return
-        approach = (path_a.motion - path_b.motion).dot(normal)
         frozen_a = path_a.impacts >= self.max_subdivisions
         frozen_b = path_b.impacts >= self.max_subdivisions
         if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):

@@ -14,7 +14,7 @@ from systems.camera import Camera
 if TYPE_CHECKING:
     from ecs.world import World
 
-__all__ = ["DebugOverlay"]
+__all__ = ["DebugOverlay", "Gizmos"]
 
 COLORS = {
     ColliderType.STATIC: (120, 140, 170),
@@ -25,13 +25,36 @@ NORMAL_COLOR = (255, 80, 80)
 NORMAL_LENGTH = 14  # px
 
 
+class Gizmos:
+    """Debug lines drawn by the overlay (Bevy's gizmos): a world resource.
+
+    A system calls ``world.resource(Gizmos).line(start, end, color)`` (world
+    px) each step it wants a line seen, e.g. a line of sight; the overlay
+    draws the lines of every step since the last frame, when it is shown,
+    then forgets them. Nothing is drawn, or kept, without an overlay.
+    """
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[pygame.Vector2, pygame.Vector2, tuple[int, int, int]]] = []
+
+    def line(self, start: tuple[float, float] | pygame.Vector2, end: tuple[float, float] | pygame.Vector2,
+             color: tuple[int, int, int] = (255, 255, 255)) -> None:
+        """Draw a line from ``start`` to ``end`` (world px) on the next frame."""
+        self.lines.append((pygame.Vector2(start), pygame.Vector2(end), color))
+
+    def clear(self) -> None:
+        """Forget every line."""
+        self.lines.clear()
+
+
 class DebugOverlay(esper.Processor):
     """A draw system showing what the physics sees.
 
     Collider outlines coloured by type (STATIC blue-grey, SOLID green,
     TRIGGER yellow), each contact's normal as a red line from the middle of
     the two colliders' overlap, and a panel with the frame rate and how long
-    each system took last frame (ms). ``stats`` returns the panel's
+    each system took last frame (ms), and the lines of the world's ``Gizmos``
+    resource. ``stats`` returns the panel's
     (label, value) rows; ``visible`` toggles it (the Game binds F1). World
     shapes are drawn through the world's ``Camera`` resource, like sprites.
     """
@@ -43,8 +66,11 @@ class DebugOverlay(esper.Processor):
         self.font = pygame.font.Font(None, 18)
 
     def process(self, surface: pygame.Surface, alpha: float) -> None:
-        """Draw the overlay if visible."""
+        """Draw the overlay if visible; forget the Gizmos lines either way."""
         if not self.visible:
+            gizmos = self.world.resources.get(Gizmos)
+            if gizmos is not None:
+                gizmos.clear()
             return
         camera = self.world.resources.get(Camera) or Camera(surface.get_size())
         for entity, (transform, collider) in self.world.get_components(Transform, Collider):
@@ -57,28 +83,16 @@ class DebugOverlay(esper.Processor):
             else:
                 pygame.draw.rect(surface, color, rect, 1)
         for contact in self.world.contacts:
-            point = self._contact_point(contact.a, contact.b)
-            if point is not None:
-                point = camera.world_to_screen(point)
-                pygame.draw.line(surface, NORMAL_COLOR, point, point + contact.normal * NORMAL_LENGTH, 2)
-                pygame.draw.circle(surface, NORMAL_COLOR, point, 2)
+            point = camera.world_to_screen(contact.point)
+            pygame.draw.line(surface, NORMAL_COLOR, point, point + contact.normal * NORMAL_LENGTH, 2)
+            pygame.draw.circle(surface, NORMAL_COLOR, point, 2)
+        gizmos = self.world.resources.get(Gizmos)
+        if gizmos is not None:
+            for start, end, color in gizmos.lines:
+                pygame.draw.line(surface, color, camera.world_to_screen(start), camera.world_to_screen(end), 1)
         self._panel(surface)
-
-    def _contact_point(self, a: int, b: int) -> pygame.Vector2 | None:
-        """Middle of the overlap (or gap) of the two colliders' boxes."""
-        boxes = []
-        for entity in (a, b):
-            transform = self.world.try_component(entity, Transform)
-            collider = self.world.try_component(entity, Collider)
-            if transform is None or collider is None:
-                return None
-            low = transform.position + collider.offset
-            boxes.append((low, low + collider.size))
-        (a_low, a_high), (b_low, b_high) = boxes
-        return pygame.Vector2(
-            (max(a_low.x, b_low.x) + min(a_high.x, b_high.x)) / 2,
-            (max(a_low.y, b_low.y) + min(a_high.y, b_high.y)) / 2,
-        )
+        if gizmos is not None:
+            gizmos.clear()
 
     def _panel(self, surface: pygame.Surface) -> None:
         rows = self.stats()

@@ -256,3 +256,37 @@ def test_platformer_lift_carries_the_player_through_its_turns_and_jumps_work():
     t = 6 * DT
     gap = position(world, lift).y - (position(world, player).y + 30)
     assert gap == pytest.approx(JUMP_SPEED * t - GRAVITY * t * t / 2, abs=JUMP_SPEED * DT)
+
+
+def test_platformer_enemy_turns_at_the_ledge_and_the_player_drops_through_a_one_way_platform():
+    # The enemy walks the raised floor (tiles to x = 9·32 = 288, wall at
+    # x = 32): its ledge ray turns it before its front passes 288, so it
+    # never falls (its y stays on the ledge, 416 − 24 = 392), and it reaches
+    # both ends. The player, put on the right one-way platform (top y = 320),
+    # drops through it with Down + jump, lands on the pit floor (y = 448 − 30)
+    # and meets the platforms again once clear of them.
+    import pygame
+
+    from components import ALL, Collider
+    from ecs import Input, World
+    from examples.platformer import GRAVITY, Walker, build
+
+    world = World(gravity=(0, GRAVITY))
+    keys = Input()
+    world.insert_resource(keys)
+    player = build(world)["player"]
+    enemy = next(e for e, _ in world.get_component(Walker))
+    position(world, player).update(14 * 32, 320 - 30)
+    xs = []
+    for step in range(600):
+        if step == 20:
+            keys.held.add(pygame.K_DOWN)
+            keys.just_pressed.add(pygame.K_SPACE)
+        world.step(DT)
+        keys.just_pressed.clear()
+        keys.held.discard(pygame.K_DOWN) if step == 21 else None
+        xs.append(position(world, enemy).x)
+        assert position(world, enemy).y == pytest.approx(392)
+    assert min(xs) == pytest.approx(32, abs=1.5) and 288 - 26 - 1.5 <= max(xs) <= 288 - 24
+    assert position(world, player).y == pytest.approx(448 - 30)
+    assert world.component_for_entity(player, Collider).mask == ALL

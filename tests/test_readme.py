@@ -5,6 +5,8 @@ import io
 import pathlib
 import re
 
+import pytest
+
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -43,3 +45,29 @@ def test_readme_game_layer_snippets_run_in_order_and_print_what_they_say(monkeyp
     assert scope["audio"].volume("effects") == 0.8
     scope["audio"].close()
     game.close()
+
+
+def test_readme_collision_control_snippets_run_in_order_and_print_what_they_say():
+    from components import Transform
+
+    section = README.read_text().split("## Collision control", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 6  # layers, one-way, events, filters, contacts, queries
+    out = io.StringIO()
+    scope: dict = {}
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "README.md", "exec"), scope)
+    lines = out.getvalue().splitlines()
+    # The hero (20 px tall) fell onto the one-way ledge's top at y = 100: 80.
+    assert lines[0] == "80.0 True"
+    # A new begin handler hears the hero already standing there; the hop ends
+    # the contact, and landing begins it again, normal from hero to ledge: down.
+    assert [line.split()[0] for line in lines[1:4]] == ["landed", "left", "landed"]
+    assert lines[3].endswith("normal [0, 1]")
+    assert lines[-3] == f"[{scope['ledge']}]"
+    # The 10×20 box cast down from y = 0 meets the ledge's top when 300·t + 20 = 100.
+    assert float(lines[-2]) == pytest.approx(80 / 300)
+    assert lines[-1] == f"[{scope['ledge']}] [{scope['ledge']}]"
+    # The bullet filtered against the hero passed through it.
+    assert scope["world"].component_for_entity(scope["mine"], Transform).position.x < 0
