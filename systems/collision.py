@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import esper
 from pygame import Vector2
 
-from components import ALL, Collider, ColliderType, Physics, Shape, Transform
+from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.layers import interacts
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box
@@ -78,8 +78,9 @@ class CollisionSystem(esper.Processor):
     component added or removed), not every step.
 
     Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
-    entity order), ``pairs`` (a < b) and ``grid`` (whose ``boxes`` hold each
-    body's swept bounds). A system that moves bodies after Collision makes
+    entity order), ``pairs`` (a < b), ``grid`` (whose ``boxes`` hold each
+    body's swept bounds), and whether any collider uses layers (``layered``)
+    or one-way faces (``one_way``). A system that moves bodies after Collision makes
     the World run Collision again before Response, so these always describe
     the world Response resolves.
     """
@@ -92,6 +93,7 @@ class CollisionSystem(esper.Processor):
         self.grid = SpatialGrid(64.0)
         self.steps = 0
         self.layered = False
+        self.one_way = False
         self._sources: tuple[object, object] | None = None
 
     def process(self, dt: float) -> None:
@@ -109,8 +111,9 @@ class CollisionSystem(esper.Processor):
         bodies = self.bodies
         self.steps += 1
         self.layered = bool(kinds & LAYERED)
+        self.one_way = bool(kinds & ONE_WAY)
         pairs = self.grid.pairs({e for e, body in bodies.items() if body.static}, self.steps)
-        if kinds:  # trigger–trigger pairs mean nothing; pairs whose layers don't meet never meet
+        if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
             pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
         self.pairs = pairs
         for a, b in self.pairs:
@@ -124,7 +127,8 @@ class CollisionSystem(esper.Processor):
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
             self._sources = sources
-            self.layered = bool(self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1])) & LAYERED)
+            kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+            self.layered, self.one_way = bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
     def meet(self, a: Body, b: Body) -> bool:
         """Whether a pair can collide at all: not two TRIGGERs, and each one's
@@ -150,8 +154,11 @@ class CollisionSystem(esper.Processor):
         load = 0 if budget is None else self.grid.load(box)
         if budget is not None and load > budget:
             return body.neighbours, len(body.neighbours)
-        bodies = self.bodies
-        return [e for e in self.grid.query(box) if e != body.entity and self.meet(body, bodies[e])], load
+        found = [e for e in self.grid.query(box) if e != body.entity]
+        if self.layered or body.trigger:
+            bodies = self.bodies
+            found = [e for e in found if self.meet(body, bodies[e])]
+        return found, load
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:
@@ -178,23 +185,29 @@ class CollisionSystem(esper.Processor):
         return kinds
 
 
-#: Bits ``refresh`` returns: the body is a TRIGGER, or is on or meets
-#: layers other than the defaults (category 1, mask ALL).
-TRIGGER, LAYERED = 1, 2
+#: Bits ``refresh`` returns: the body is a TRIGGER, is on or meets layers
+#: other than the defaults (category 1, mask ALL), or has one-way faces.
+TRIGGER, LAYERED, ONE_WAY = 1, 2, 4
+
+
+# Enum members as plain globals: an Enum class attribute is slow to look up,
+# and refresh runs for every body every step.
+_STATIC, _TRIGGER, _CIRCLE, _ALL_SIDES = ColliderType.STATIC, ColliderType.TRIGGER, Shape.CIRCLE, Side.ALL
 
 
 def refresh(body: Body, grid: SpatialGrid) -> int:
     """Read a body's components for this step and file it in ``grid`` under
-    its swept bounds; returns its TRIGGER and LAYERED bits. Type, shape,
-    mass and layers are read anew each step: they may be changed in place
-    between steps."""
+    its swept bounds; returns its TRIGGER, LAYERED and ONE_WAY bits. Type,
+    shape, mass, layers and faces are read anew each step: they may be
+    changed in place between steps."""
     if body.neighbours:
         body.neighbours.clear()
     body._before = None
     collider, transform, physics = body.collider, body.transform, body.physics
-    body.static = static = collider.type is ColliderType.STATIC
-    body.trigger = trigger = collider.type is ColliderType.TRIGGER
-    body.round = collider.shape is Shape.CIRCLE
+    kind = collider.type
+    body.static = static = kind is _STATIC
+    body.trigger = trigger = kind is _TRIGGER
+    body.round = collider.shape is _CIRCLE
     body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
     start, now, offset = transform.previous_position, transform.position, collider.offset
     w, h = collider.size
@@ -204,4 +217,5 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
     # Swept bounds: the union of the box at the start and at the end.
     dx, dy = start.x - now.x, start.y - now.y
     grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)))
-    return (TRIGGER if trigger else 0) | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)
+    return ((TRIGGER if trigger else 0) | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)
+            | (ONE_WAY if collider.sides is not _ALL_SIDES else 0))

@@ -20,7 +20,8 @@ from pygame import Vector2
 
 from systems.collision import Body, CollisionSystem
 from systems.geometry import boxes_overlap, tie_direction, union_box
-from systems.narrowphase import contact_point, overlap, sweep
+from systems.contact import Shapes
+from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
 
 __all__ = ["Sweeper"]
@@ -132,12 +133,10 @@ class Sweeper:
                 surface: float) -> None:
         """Resolve one impact at step fraction ``time`` (touching faces
         ``surface`` px long) and re-sweep who changed."""
-        box_a, box_b = _box_at(a, path_a, time), _box_at(b, path_b, time)
         approach = (path_a.motion - path_b.motion).dot(normal)
         if a.trigger or b.trigger:  # reported if they really go into each other, never resolved
             if approach * (1.0 - time) > SWEEP_SLOP and self.state.permits(a, b, normal):
-                self.state.record(a.entity, b.entity, normal, 0.0, True,
-                                  contact_point(box_a, a.round, box_b, b.round, normal), time, surface)
+                self.state.record(a.entity, b.entity, normal, 0.0, True, self._shapes(a, b, time), time, surface)
             return
         frozen_a = path_a.impacts >= self.max_subdivisions
         frozen_b = path_b.impacts >= self.max_subdivisions
@@ -153,7 +152,7 @@ class Sweeper:
         # momentum counts by its real mass: it must not act as a support.
         held = self.state.holds(a, b, normal)
         self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b), approach * (1.0 - time),
-                          surface, time, contact_point(box_a, a.round, box_b, b.round, normal))
+                          surface, time, self._shapes(a, b, time))
         for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
             if body.physics is not None and not body.static and not frozen:
                 # A rider's path is its own motion plus its platform's carry.
@@ -175,6 +174,10 @@ class Sweeper:
             if path.impacts >= self.max_subdivisions:
                 self._freeze(body, path)
             self._resweep(body, path, time)
+
+    def _shapes(self, a: Body, b: Body, time: float) -> Shapes:
+        """The shapes of a and b at step fraction ``time``."""
+        return _box_at(a, self.paths[a.entity], time), a.round, _box_at(b, self.paths[b.entity], time), b.round
 
     def _freeze(self, body: Body, path: Path) -> None:
         """Stop a body that reached the subdivision bound where it is."""

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 
 from pygame import Vector2
 
 from components import Physics, Side
 from systems.collision import Body
-from systems.contact import Contact
+from systems.contact import Contact, Shapes
 from systems.geometry import face_toward, outside
 from systems.impulse import FREE, Axes, exchange_momentum
-from systems.narrowphase import contact_point
 from systems.riders import Ride, Rides
 
 __all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
@@ -33,6 +33,9 @@ ONE_WAY_TOLERANCE = 0.5
 #: A collision filter: called with two entity ids, returns False to let the
 #: pair pass through each other this step.
 CollisionFilter = Callable[[int, int], object]
+
+_BY_TIME = attrgetter("time", "a", "b")
+_ALL_SIDES = Side.ALL
 
 #: px/s. Relative normal speed below which a contact counts as resting (only
 #: rounding error is left of an inelastic contact's approach).
@@ -61,10 +64,12 @@ class Resolution:
     """
 
     def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO,
-                 filters: Sequence[CollisionFilter] = ()) -> None:
+                 filters: Sequence[CollisionFilter] = (), one_way: bool = True) -> None:
         self.rest_speed = rest_speed
         self.up = up
         self.filters = filters
+        # Whether any pair may be refused: else ``permits`` is always True.
+        self.choosy = bool(filters) or one_way
         self.allowed: dict[tuple[int, int], bool] = {}
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
@@ -77,7 +82,9 @@ class Resolution:
         that came from outside them (``through_faces``), and the collision
         filters let the pair through (asked once per pair and step, in
         resolution order; a filter returning False lets it pass)."""
-        if not through_faces(a, b, normal):
+        if not self.choosy:
+            return True
+        if (a.collider.sides is not _ALL_SIDES or b.collider.sides is not _ALL_SIDES) and not through_faces(a, b, normal):
             return False
         if not self.filters:
             return True
@@ -112,17 +119,17 @@ class Resolution:
         return (held[0], held[1])
 
     def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float,
-               surface: float = 0.0, time: float = 0.0, point: Vector2 | None = None) -> None:
+               surface: float = 0.0, time: float = 0.0, shapes: Shapes | None = None) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact
-        (``depth`` px, ``surface`` px, at step fraction ``time`` and ``point``,
-        by default where the bodies' boxes touch now), and pin or support
-        whoever was pushed off a held body (``pinned`` says which of a and b
-        held still for the push)."""
+        (``depth`` px, ``surface`` px, at step fraction ``time``, the two
+        ``shapes`` as they touched, by default as the bodies' boxes are now),
+        and pin or support whoever was pushed off a held body (``pinned``
+        says which of a and b held still for the push)."""
         held_a, held_b = self.held_axes(a, -normal), self.held_axes(b, normal)
         exchange(a, b, normal, held_a, held_b, self.rest_speed, self.up)
-        if point is None:
-            point = contact_point(a.box, a.round, b.box, b.round, normal)
-        self.record(a.entity, b.entity, normal, depth, False, point, time, surface)
+        if shapes is None:
+            shapes = (a.box, a.round, b.box, b.round)
+        self.record(a.entity, b.entity, normal, depth, False, shapes, time, surface)
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
         axis = 0 if abs(normal.x) >= abs(normal.y) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
@@ -165,19 +172,19 @@ class Resolution:
         return moved
 
     def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False,
-               point: Vector2 | None = None, time: float = 0.0, surface: float = 0.0) -> None:
-        """Keep one contact per pair and step: the first one's normal, point,
-        time and surface, adding up the depth resolved."""
+               shapes: Shapes | None = None, time: float = 0.0, surface: float = 0.0) -> None:
+        """Keep one contact per pair and step: the first one's normal, shapes
+        (its point is worked out from them when read), time and surface,
+        adding up the depth resolved."""
         contact = self.resolved.get((a, b))
         if contact is None:
-            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger,
-                                            Vector2() if point is None else Vector2(point), time, surface)
+            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger, None, time, surface, shapes)
         else:
             contact.depth += depth
 
     def contacts(self) -> list[Contact]:
         """The step's contacts, ordered by time, then entity ids."""
-        return sorted(self.resolved.values(), key=lambda c: (c.time, c.a, c.b))
+        return sorted(self.resolved.values(), key=_BY_TIME)
 
 
 def through_faces(a: Body, b: Body, normal: Vector2) -> bool:

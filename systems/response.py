@@ -15,7 +15,7 @@ from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
 from systems.geometry import TOUCH_EPSILON, tie_direction
-from systems.narrowphase import contact_point, overlap
+from systems.narrowphase import overlap
 from systems.piles import relax_pile
 from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution, settle_kinematic
 from systems.riders import Rides, express_in_platform_frames
@@ -95,7 +95,7 @@ class ResponseSystem(esper.Processor):
         bodies = self.collision.bodies
         up = -self.gravity.normalize() if self.gravity.length_squared() else Vector2()
         # Approaching slower than gravity adds in two steps is resting contact.
-        state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters))
+        state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way)
         riders = _board_riders(bodies, self.rides, dt)
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
@@ -173,8 +173,8 @@ def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
     """Record a contact with a TRIGGER if the pair overlaps; nothing moves."""
     contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
     if contact is not None and state.permits(a, b, contact.normal):
-        state.record(a.entity, b.entity, contact.normal, contact.depth, True,
-                     contact_point(a.box, a.round, b.box, b.round, contact.normal), 0.0, contact.surface)
+        state.record(a.entity, b.entity, contact.normal, contact.depth, True, (a.box, a.round, b.box, b.round),
+                     0.0, contact.surface)
 
 
 def _board_riders(bodies: dict[int, Body], rides: Rides, dt: float) -> list[Body]:
