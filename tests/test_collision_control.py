@@ -56,19 +56,21 @@ def one_way(world, x, y, w=60, h=10, category=PLATFORM):
                                Collider((w, h), type=ColliderType.STATIC, sides=Side.TOP, category=category))
 
 
-def player(world, x, y, **physics):
-    return world.create_entity(Transform((x, y)), Collider((10, 10), category=PLAYER), Physics(**physics),
-                               Touching())
+def player(world, x, y, round_=False, **physics):
+    shape = Shape.CIRCLE if round_ else Shape.BOX
+    return world.create_entity(Transform((x, y)), Collider((10, 10), category=PLAYER, shape=shape),
+                               Physics(**physics), Touching())
 
 
-def test_a_body_jumps_up_through_a_one_way_platform_and_lands_on_it(make_world):
+@pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
+def test_a_body_jumps_up_through_a_one_way_platform_and_lands_on_it(make_world, round_):
     # Jumping at 600 px/s from y = 150 under 980 px/s²: apex 600²/(2·980) =
     # 184 px up, well above the platform (top at y = 100). Going up, nothing
     # stops it (vy grows by g·dt each step exactly); coming down, it lands on
     # the top face: y = 100 − 10 = 90, at rest, standing on the platform.
     world = make_world(gravity=(0, 980))
     platform = one_way(world, -20, 100)
-    jumper = player(world, 5, 150, velocity=(0, -600))
+    jumper = player(world, 5, 150, round_, velocity=(0, -600))
     rising = []
     for _ in range(40):
         world.step(DT)
