@@ -225,6 +225,18 @@ def test_a_rider_can_jump_off_its_platform(make_world, lift_velocity):
     assert heights == sorted(heights)
 
 
+def platformer():
+    """The platformer example's level in a World with an Input resource;
+    returns (world, keys, player)."""
+    from ecs import Input, World
+    from examples.platformer import GRAVITY, build
+
+    world = World(gravity=(0, GRAVITY))
+    keys = Input()
+    world.insert_resource(keys)
+    return world, keys, build(world)["player"]
+
+
 def test_platformer_lift_carries_the_player_through_its_turns_and_jumps_work():
     # The example's lift rises at 80 px/s from y = 436 to 160 and turns round
     # there (after (436 − 160)/80 = 3.45 s ≈ 207 steps). The player stands on
@@ -232,13 +244,9 @@ def test_platformer_lift_carries_the_player_through_its_turns_and_jumps_work():
     # jump right after the turn leaves the lift.
     import pygame
 
-    from ecs import Input, World
-    from examples.platformer import GRAVITY, JUMP_SPEED, Patrol, build
+    from examples.platformer import GRAVITY, JUMP_SPEED, Patrol
 
-    world = World(gravity=(0, GRAVITY))
-    keys = Input()
-    world.insert_resource(keys)
-    player = build(world)["player"]
+    world, keys, player = platformer()
     lift = next(e for e, _ in world.get_component(Patrol))
     lift_y = [position(world, lift).y]
     for step in range(215):
@@ -268,13 +276,9 @@ def test_platformer_enemy_turns_at_the_ledge_and_the_player_drops_through_a_one_
     import pygame
 
     from components import ALL, Collider
-    from ecs import Input, World
-    from examples.platformer import GRAVITY, Walker, build
+    from examples.platformer import Walker
 
-    world = World(gravity=(0, GRAVITY))
-    keys = Input()
-    world.insert_resource(keys)
-    player = build(world)["player"]
+    world, keys, player = platformer()
     enemy = next(e for e, _ in world.get_component(Walker))
     position(world, player).update(14 * 32, 320 - 30)
     xs = []

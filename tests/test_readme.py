@@ -10,6 +10,20 @@ import pytest
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
+def run_section(title: str, count: int) -> tuple[list[str], dict]:
+    """Run the README section's ``count`` python snippets in order, in one
+    scope; return the lines they printed and the scope."""
+    section = README.read_text().split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == count
+    out = io.StringIO()
+    scope: dict = {}
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(compile(block, "README.md", "exec"), scope)
+    return out.getvalue().splitlines(), scope
+
+
 def test_readme_example_runs_and_the_crate_rests_on_the_floor():
     code = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)[0]
     assert len(code.strip().splitlines()) <= 20
@@ -29,15 +43,7 @@ def test_readme_test_command_is_what_ci_runs():
 
 def test_readme_game_layer_snippets_run_in_order_and_print_what_they_say(monkeypatch):
     monkeypatch.chdir(README.parent)  # the snippets load the adventure's assets by relative path
-    section = README.read_text().split("## The game layer", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert len(blocks) == 6  # camera, Tiled maps, animation, sound, scenes, text
-    out = io.StringIO()
-    scope: dict = {}
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(compile(block, "README.md", "exec"), scope)
-    lines = out.getvalue().splitlines()
+    lines, scope = run_section("The game layer", 6)  # camera, Tiled maps, animation, sound, scenes, text
     assert lines[1] == "629 solid tiles -> 21 colliders"
     assert lines[2] == "Green Hill Run 29 coins"
     game = scope["game"]
@@ -50,15 +56,7 @@ def test_readme_game_layer_snippets_run_in_order_and_print_what_they_say(monkeyp
 def test_readme_collision_control_snippets_run_in_order_and_print_what_they_say():
     from components import Transform
 
-    section = README.read_text().split("## Collision control", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert len(blocks) == 6  # layers, one-way, events, filters, contacts, queries
-    out = io.StringIO()
-    scope: dict = {}
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(compile(block, "README.md", "exec"), scope)
-    lines = out.getvalue().splitlines()
+    lines, scope = run_section("Collision control", 6)  # layers, one-way, events, filters, contacts, queries
     # The hero (20 px tall) fell onto the one-way ledge's top at y = 100: 80.
     assert lines[0] == "80.0 True"
     # A new begin handler hears the hero already standing there; the hop ends
