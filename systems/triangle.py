@@ -32,11 +32,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pygame import Vector2
 
-from systems.geometry import TOUCH_EPSILON, Box, axis_overlap
-from systems.narrowphase import Penetration
+# The module, not its names: narrowphase may then import this module in turn.
+from systems import narrowphase
+from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, directional_gap
 from systems.sweep import Hit, sweep_circles
 
 __all__ = [
@@ -70,30 +72,52 @@ TOP_RIGHT: Corner = (1, -1)
 _SIDES = ((1, -1), (1, 1), (0, -1), (0, 1))
 _AXIS_DIRECTIONS = tuple(Vector2(sign, 0) if axis == 0 else Vector2(0, sign) for axis, sign in _SIDES)
 
-
 #: px². Squared distance under which a point counts as on the boundary.
 _NEAR = TOUCH_EPSILON * TOUCH_EPSILON
 
 
-def _check(tri: Box, corner: Corner) -> None:
-    """Raise ValueError for a corner that is not (±1, ±1) or an empty box."""
+class _Shape(NamedTuple):
+    """A triangle collider worked out once per call: its box and corner, its
+    vertices (right angle, far end of the horizontal leg, far end of the
+    vertical leg), the hypotenuse's outward unit normal and the hypotenuse's
+    position along it (px)."""
+
+    tri: Box
+    corner: Corner
+    vertices: tuple[Vector2, Vector2, Vector2]
+    normal: Vector2
+    reach: float
+
+
+def _shape(tri: Box, corner: Corner) -> _Shape:
+    """Check and work out a triangle collider; ValueError names a bad field."""
     if len(corner) != 2 or corner[0] not in (-1, 1) or corner[1] not in (-1, 1):
         raise ValueError(f"corner must be (sx, sy) with each -1 or +1, got {corner!r}")
-    if not (tri[2] > 0.0 and tri[3] > 0.0):  # also rejects NaN
+    left, top, width, height = tri
+    if not (width > 0.0 and height > 0.0):  # also rejects NaN
         raise ValueError(f"tri must have a positive width and height (px), got {tri!r}")
+    right_x = left + width if corner[0] > 0 else left
+    right_y = top + height if corner[1] > 0 else top
+    far_x = Vector2(left if corner[0] > 0 else left + width, right_y)
+    far_y = Vector2(right_x, top if corner[1] > 0 else top + height)
+    # The hypotenuse runs along (width, height) up to sign; its normal away
+    # from the right angle is (-sx·height, -sy·width), normalised.
+    normal = Vector2(-corner[0] * height, -corner[1] * width).normalize()
+    reach = max(far_x.dot(normal), far_y.dot(normal))
+    return _Shape(tri, corner, (Vector2(right_x, right_y), far_x, far_y), normal, reach)
+
+
+def _direction(shape: _Shape, index: int) -> Vector2:
+    """A new Vector2 along outward direction ``index`` (0 the hypotenuse normal,
+    then up, down, left, right)."""
+    return Vector2(shape.normal if index == 0 else _AXIS_DIRECTIONS[index - 1])
 
 
 # The right-angle vertex sits at the box corner named by (sx, sy).
 def triangle_vertices(tri: Box, corner: Corner) -> tuple[Vector2, Vector2, Vector2]:
     """The triangle's vertices (px): the right angle, the far end of its
     horizontal leg, the far end of its vertical leg."""
-    _check(tri, corner)
-    left, top, width, height = tri
-    right_x = left + width if corner[0] > 0 else left
-    right_y = top + height if corner[1] > 0 else top
-    far_x = left if corner[0] > 0 else left + width
-    far_y = top if corner[1] > 0 else top + height
-    return Vector2(right_x, right_y), Vector2(far_x, right_y), Vector2(right_x, far_y)
+    return _shape(tri, corner).vertices
 
 
 # The hypotenuse runs along (width, height) up to sign; its normal away from
@@ -101,34 +125,32 @@ def triangle_vertices(tri: Box, corner: Corner) -> tuple[Vector2, Vector2, Vecto
 def hypotenuse_normal(tri: Box, corner: Corner) -> Vector2:
     """Unit normal of the hypotenuse, pointing out of the triangle (away from
     the right angle). A 45° "/" floor gives (-1, -1)/√2; a 32×16 one (-1, -2)/√5."""
-    _check(tri, corner)
-    return Vector2(-corner[0] * tri[3], -corner[1] * tri[2]).normalize()
-
-
-def _directions(tri: Box, corner: Corner) -> tuple[Vector2, ...]:
-    """The five outward directions in tie-break order: hypotenuse normal, up,
-    down, left, right."""
-    return (hypotenuse_normal(tri, corner),) + _AXIS_DIRECTIONS
+    return _shape(tri, corner).normal
 
 
 # Separating axes of a box and a right triangle: x, y and the hypotenuse
 # normal, each read as a depth per outward direction (Metanet, *N Tutorial A*).
-def _depths(box: Box, tri: Box, corner: Corner) -> list[float]:
+def _depths(box: Box, shape: _Shape) -> list[float]:
     """Per outward direction, how far (px) ``box`` must move that way to clear
     the triangle's projection; <= TOUCH_EPSILON means clear or touching.
 
-    Projections are taken over the corners, so the axis directions give
-    exactly the box-against-box values (``left + width - other_left``...)."""
+    Along the axes these are exactly the box-against-box values of
+    ``geometry.directional_gap`` (the triangle's box on that side)."""
     left, top, width, height = box
-    xs, ys = (left, left + width), (top, top + height)
-    vertices = triangle_vertices(tri, corner)
-    depths = []
-    for direction in _directions(tri, corner):
-        dx, dy = direction.x, direction.y
-        reach = max(v.x * dx + v.y * dy for v in vertices)
-        low = min(xs[0] * dx, xs[1] * dx) + min(ys[0] * dy, ys[1] * dy)
-        depths.append(reach - low)
+    nx, ny = shape.normal
+    low = min(left * nx, (left + width) * nx) + min(top * ny, (top + height) * ny)
+    depths = [shape.reach - low]
+    for axis, sign in _SIDES:
+        depths.append(-directional_gap(box, shape.tri, axis, -sign))
     return depths
+
+
+def _closings(motion: Vector2, shape: _Shape) -> list[float]:
+    """How fast (px per unit time) each direction's depth grows as a box moves by ``motion``."""
+    closings = [-motion.dot(shape.normal)]
+    for axis, sign in _SIDES:
+        closings.append(-sign * motion[axis])
+    return closings
 
 
 # Swept separating axes: each direction's depth grows linearly, the shapes
@@ -154,7 +176,8 @@ def _latest_entry(depths: Sequence[float], closings: Sequence[float]) -> tuple[f
     if entry > 1.0 or entry == -math.inf:
         return None
     at = max(entry, 0.0)
-    if any(closing < 0.0 and depth + closing * at <= TOUCH_EPSILON for depth, closing in zip(depths, closings)):
+    if any(closing < 0.0 and depth + closing * at <= TOUCH_EPSILON
+           for depth, closing in zip(depths, closings)):
         return None
     for index, (depth, closing) in enumerate(zip(depths, closings)):
         if closing > 0.0 and depth + closing * entry <= TOUCH_EPSILON:
@@ -162,36 +185,37 @@ def _latest_entry(depths: Sequence[float], closings: Sequence[float]) -> tuple[f
     return None  # unreachable: the direction entered last always qualifies
 
 
-def _surface(box: Box, tri: Box, corner: Corner, index: int) -> float:
+def _surface(box: Box, shape: _Shape, index: int) -> float:
     """Length (px) of the touching faces when ``box`` is pushed along
     direction ``index``: the overlap along a leg, 0 at the hypotenuse or a
     vertex (a box's corner or the triangle's corner is all that touches)."""
     if index == 0:
         return 0.0
     axis, sign = _SIDES[index - 1]
-    if sign != corner[axis]:
+    if sign != shape.corner[axis]:
         return 0.0  # that side of the triangle is a single vertex
-    return max(axis_overlap(box, tri, 1 - axis), 0.0)
+    return max(axis_overlap(box, shape.tri, 1 - axis), 0.0)
 
 
 # A point is a box of no size (the point query of Metanet, *N Tutorial A*).
 def point_in_triangle(point: Vector2, tri: Box, corner: Corner) -> bool:
     """True when ``point`` (px) lies inside the triangle by more than
     TOUCH_EPSILON; points on its edges don't count."""
-    return box_overlaps_triangle((point.x, point.y, 0.0, 0.0), tri, corner)
+    return min(_depths((point.x, point.y, 0.0, 0.0), _shape(tri, corner))) > TOUCH_EPSILON
 
 
 # Separating axis test: x, y and the hypotenuse normal (Metanet, *N Tutorial A*).
 def box_overlaps_triangle(box: Box, tri: Box, corner: Corner) -> bool:
     """True when ``box`` penetrates the triangle by more than TOUCH_EPSILON
     on every axis; touching edges don't count."""
-    return min(_depths(box, tri, corner)) > TOUCH_EPSILON
+    return min(_depths(box, _shape(tri, corner))) > TOUCH_EPSILON
 
 
 # Minimum displacement over the separating axes, choosing the side the body
 # came through (Metanet, *N Tutorial A*; the crack cure of Sacred Software,
 # *Collisions, Part 1*, as in ``geometry.box_contact``).
-def box_triangle_penetration(box: Box, before: Box, tri: Box, corner: Corner) -> Penetration | None:
+def box_triangle_penetration(box: Box, before: Box, tri: Box,
+                             corner: Corner) -> narrowphase.Penetration | None:
     """How ``box`` (px) penetrates the triangle, or None if it only touches or is apart.
 
     ``before`` is the box at the start of the step. If it was clear of the
@@ -201,17 +225,17 @@ def box_triangle_penetration(box: Box, before: Box, tri: Box, corner: Corner) ->
     far to push it that way. The legs behave exactly like a box's faces;
     ``surface`` is the overlap along a leg, 0 at the hypotenuse or a vertex.
     """
-    now = _depths(box, tri, corner)
+    shape = _shape(tri, corner)
+    now = _depths(box, shape)
     if min(now) <= TOUCH_EPSILON:
         return None
-    start = _depths(before, tri, corner)
+    start = _depths(before, shape)
     entered = _latest_entry(start, [b - a for a, b in zip(start, now)])
     if entered is not None and min(start) <= TOUCH_EPSILON:
         entry, index = max(entered[0], 0.0), entered[1]
     else:  # overlapping all along: least penetration
         entry, index = 0.0, min(range(len(now)), key=now.__getitem__)
-    normal = -_directions(tri, corner)[index]
-    return Penetration(normal, now[index], entry, _surface(box, tri, corner, index))
+    return narrowphase.Penetration(-_direction(shape, index), now[index], entry, _surface(box, shape, index))
 
 
 # Swept separating axes: the entry and exit time along x, y and the
@@ -225,21 +249,22 @@ def sweep_box_triangle(box: Box, tri: Box, corner: Corner, motion: Vector2) -> H
     hits at t = 0. The normal (box -> triangle) is the reverse of the face
     or side entered last; ``surface`` is the overlap along a leg then, 0 at
     the hypotenuse or a vertex."""
-    entered = _sweep(box, tri, corner, motion)
+    shape = _shape(tri, corner)
+    entered = _sweep(box, shape, motion)
     if entered is None:
         return None
     time, index = entered
     moved = (box[0] + motion.x * time, box[1] + motion.y * time, box[2], box[3])
-    return Hit(time, -_directions(tri, corner)[index], _surface(moved, tri, corner, index))
+    return Hit(time, -_direction(shape, index), _surface(moved, shape, index))
 
 
-def _sweep(box: Box, tri: Box, corner: Corner, motion: Vector2) -> tuple[float, int] | None:
+def _sweep(box: Box, shape: _Shape, motion: Vector2) -> tuple[float, int] | None:
     """Time in [0, 1] and direction index of the first touch; None as for
     ``sweep_box_triangle``."""
     if motion.length_squared() == 0.0:
         return None  # no motion, or too slow to register (underflows)
-    depths = _depths(box, tri, corner)
-    entered = _latest_entry(depths, [-motion.dot(d) for d in _directions(tri, corner)])
+    depths = _depths(box, shape)
+    entered = _latest_entry(depths, _closings(motion, shape))
     if entered is None:
         return None
     time, index = entered
@@ -259,46 +284,46 @@ def raycast_triangle(start: Vector2, end: Vector2, tri: Box, corner: Corner) -> 
 
     A start inside gives fraction 0 and the normal -direction (for a
     segment of no length, the outward normal of the nearest face)."""
+    shape = _shape(tri, corner)
     direction = end - start
     point = (start.x, start.y, 0.0, 0.0)
-    if point_in_triangle(start, tri, corner):
+    depths = _depths(point, shape)
+    if min(depths) > TOUCH_EPSILON:  # starts inside
         if direction.length_squared() > 0.0:
             return 0.0, -direction.normalize()
-        return 0.0, Vector2(_directions(tri, corner)[_nearest_face(point, tri, corner)])
-    entered = _sweep(point, tri, corner, direction)
-    return None if entered is None else (entered[0], Vector2(_directions(tri, corner)[entered[1]]))
+        return 0.0, _direction(shape, _nearest_face(depths, shape))
+    entered = _sweep(point, shape, direction)
+    return None if entered is None else (entered[0], _direction(shape, entered[1]))
 
 
-def _nearest_face(point: Box, tri: Box, corner: Corner) -> int:
-    """Direction index of the face nearest a point inside the triangle: the
-    hypotenuse or one of the two legs (a vertex side is never nearer)."""
-    depths = _depths(point, tri, corner)
-    faces = [0] + [i + 1 for i, (axis, sign) in enumerate(_SIDES) if sign == corner[axis]]
-    return min(faces, key=depths.__getitem__)
+def _nearest_face(point_depths: list[float], shape: _Shape) -> int:
+    """Direction index of the face nearest a point inside the triangle, given
+    its depths: the hypotenuse or one of the two legs (a vertex side is never
+    nearer)."""
+    faces = [0] + [i + 1 for i, (axis, sign) in enumerate(_SIDES) if sign == shape.corner[axis]]
+    return min(faces, key=point_depths.__getitem__)
 
 
-def _faces(tri: Box, corner: Corner) -> tuple[tuple[Vector2, Vector2, Vector2], ...]:
+def _faces(shape: _Shape) -> tuple[tuple[Vector2, Vector2, Vector2], ...]:
     """Each face as (one end, other end, unit outward normal): the hypotenuse,
     the horizontal leg, the vertical leg."""
-    right, far_x, far_y = triangle_vertices(tri, corner)
+    right, far_x, far_y = shape.vertices
     return (
-        (far_x, far_y, hypotenuse_normal(tri, corner)),
-        (right, far_x, Vector2(0, corner[1])),
-        (right, far_y, Vector2(corner[0], 0)),
+        (far_x, far_y, shape.normal),
+        (right, far_x, Vector2(0, shape.corner[1])),
+        (right, far_y, Vector2(shape.corner[0], 0)),
     )
 
 
 # The Voronoi region holding a point: beside a face (closest point its foot)
 # or around a vertex (Metanet, *N Tutorial A*, after Arvo).
-def _closest_feature(point: Vector2, tri: Box, corner: Corner) -> Vector2 | None:
+def _closest_feature(point: Vector2, shape: _Shape) -> Vector2 | None:
     """The point of the triangle's boundary closest to ``point`` (px), or None
     if ``point`` is inside the triangle or within TOUCH_EPSILON of its
     boundary (where the direction to it would be rounding noise)."""
-    right, far_x, far_y = triangle_vertices(tri, corner)
     outside = False
-    for a, b, normal in _faces(tri, corner):
-        height = (point - a).dot(normal)
-        if height > 0.0:
+    for a, b, normal in _faces(shape):
+        if (point - a).dot(normal) > 0.0:
             outside = True
             along = b - a
             share = (point - a).dot(along) / along.length_squared()
@@ -307,14 +332,14 @@ def _closest_feature(point: Vector2, tri: Box, corner: Corner) -> Vector2 | None
                 return foot if (point - foot).length_squared() > _NEAR else None
     if not outside:
         return None
-    vertex = min((right, far_x, far_y), key=lambda v: (point - v).length_squared())
+    vertex = min(shape.vertices, key=lambda v: (point - v).length_squared())
     return vertex if (point - vertex).length_squared() > _NEAR else None
 
 
 # Closest feature by Voronoi region; a centre inside leaves through a face
 # (Metanet, *N Tutorial A*).
 def circle_triangle_penetration(centre: Vector2, radius: float, tri: Box, corner: Corner,
-                                before_centre: Vector2 | None = None) -> Penetration | None:
+                                before_centre: Vector2 | None = None) -> narrowphase.Penetration | None:
     """How a disc (centre and radius in px) penetrates the triangle, or None
     if it only touches or is apart.
 
@@ -325,7 +350,8 @@ def circle_triangle_penetration(centre: Vector2, radius: float, tri: Box, corner
     in the step the disc first touched, if ``before_centre`` was clear
     (0 otherwise); ``surface`` is 0, a round contact.
     """
-    closest = _closest_feature(centre, tri, corner)
+    shape = _shape(tri, corner)
+    closest = _closest_feature(centre, shape)
     if closest is not None:
         between = closest - centre
         depth = radius - between.length()
@@ -333,18 +359,20 @@ def circle_triangle_penetration(centre: Vector2, radius: float, tri: Box, corner
             return None
         normal = between.normalize()
     else:
-        point = (centre.x, centre.y, 0.0, 0.0)
+        depths = _depths((centre.x, centre.y, 0.0, 0.0), shape)
         crossed = None
-        if before_centre is not None and not point_in_triangle(before_centre, tri, corner):
-            crossed = _sweep((before_centre.x, before_centre.y, 0.0, 0.0), tri, corner, centre - before_centre)
-        index = _nearest_face(point, tri, corner) if crossed is None else crossed[1]
+        if before_centre is not None:
+            start = (before_centre.x, before_centre.y, 0.0, 0.0)
+            if min(_depths(start, shape)) <= TOUCH_EPSILON:  # it was outside
+                crossed = _sweep(start, shape, centre - before_centre)
+        index = _nearest_face(depths, shape) if crossed is None else crossed[1]
         # Clearing the triangle's projection on that direction frees the disc.
-        normal, depth = -_directions(tri, corner)[index], _depths(point, tri, corner)[index] + radius
+        normal, depth = -_direction(shape, index), depths[index] + radius
     entry = 0.0
     if before_centre is not None:
-        hit = sweep_circle_triangle(before_centre, radius, tri, corner, centre - before_centre)
+        hit = _sweep_circle(before_centre, radius, shape, centre - before_centre)
         entry = 0.0 if hit is None else hit.time
-    return Penetration(normal, depth, entry, 0.0)
+    return narrowphase.Penetration(normal, depth, entry, 0.0)
 
 
 # Moving circle against the triangle grown by the radius: each face offset
@@ -358,9 +386,14 @@ def sweep_circle_triangle(centre: Vector2, radius: float, tri: Box, corner: Corn
     None when they don't meet within the motion, move apart or slide along
     each other, or already overlap at t = 0; a disc touching and approaching
     hits at t = 0. The normal points from the centre to the point touched."""
+    return _sweep_circle(centre, radius, _shape(tri, corner), motion)
+
+
+def _sweep_circle(centre: Vector2, radius: float, shape: _Shape, motion: Vector2) -> Hit | None:
+    """``sweep_circle_triangle`` on a worked-out triangle."""
     if motion.length_squared() == 0.0:
         return None
-    closest = _closest_feature(centre, tri, corner)
+    closest = _closest_feature(centre, shape)
     if closest is None:
         return None  # centre inside: overlapping
     between = closest - centre
@@ -372,7 +405,7 @@ def sweep_circle_triangle(centre: Vector2, radius: float, tri: Box, corner: Corn
     if gap <= TOUCH_EPSILON:  # touching: an impact now if approaching
         return Hit(0.0, between.normalize(), 0.0) if motion.dot(between) > 0.0 else None
     best: Hit | None = None
-    for a, b, normal in _faces(tri, corner):
+    for a, b, normal in _faces(shape):
         closing = -motion.dot(normal)
         height = (centre - a).dot(normal) - radius
         if closing <= 0.0 or height < 0.0 or height > closing:
@@ -382,7 +415,7 @@ def sweep_circle_triangle(centre: Vector2, radius: float, tri: Box, corner: Corn
         share = (centre + motion * time - a).dot(along) / along.length_squared()
         if 0.0 <= share <= 1.0 and (best is None or time < best.time):
             best = Hit(time, -normal, 0.0)
-    for vertex in triangle_vertices(tri, corner):
+    for vertex in shape.vertices:
         hit = sweep_circles(centre, radius, vertex, 0.0, motion)
         # A path tangent to the vertex circle only grazes it (no approach at contact).
         if hit is not None and motion.dot(hit.normal) > 0.0 and (best is None or hit.time < best.time):

@@ -479,7 +479,8 @@ def test_sliding_onto_a_ramp_meets_its_slope_never_its_foot(corner, side, flat_y
     hit = sweep_box_triangle(box, ramp, corner, motion)
     n = hypotenuse_normal(ramp, corner)
     if gap + 1e-6 < speed:  # the tip is reached within the step, at gap / speed
-        assert hit is not None and hit.time == pytest.approx(gap / speed, abs=1e-6)  # offsets shift it by 2·5e-8/speed at most
+        # (an offset shifts it by 5e-8·width/height/speed at most)
+        assert hit is not None and hit.time == pytest.approx(gap / speed, abs=1e-6)
     if hit is not None:
         assert close(hit.normal, -n), hit
 
@@ -659,7 +660,8 @@ def test_box_sweep_agrees_with_sampling_the_path(case, corner):
     assert abs(depth(hit.time)) <= 1e-6  # touching at the time of impact
     assert motion.dot(hit.normal) > 0
     n = hypotenuse_normal(tri, corner)
-    assert any(close(hit.normal, v) for v in (-n, Vector2(1, 0), Vector2(-1, 0), Vector2(0, 1), Vector2(0, -1)))
+    faces = (-n, Vector2(1, 0), Vector2(-1, 0), Vector2(0, 1), Vector2(0, -1))
+    assert any(close(hit.normal, v) for v in faces)
     if first is not None:
         assert hit.time <= first + 1e-9
         assert hit.time >= first - 1 / 400 - 1e-9 or depth(first) < 1e-6
