@@ -31,10 +31,27 @@ class ColliderType(Enum):
 
 
 class Shape(Enum):
-    """The shape inside a collider's box: the box itself, or its inscribed circle."""
+    """The shape inside a collider's box.
+
+    BOX is the box itself; CIRCLE the circle inscribed in it (the box must
+    be square). The four TRIANGLE shapes fill half the box, named by the
+    corner that holds the right angle: TRIANGLE_BOTTOM_RIGHT is a floor
+    rising to the right ("/"), TRIANGLE_BOTTOM_LEFT a floor rising to the
+    left ("\\"), the TOP ones are ceiling slopes; any width and height (a
+    32×16 box is a 26.6° ramp). Triangles are for STATIC colliders.
+    """
 
     BOX = "box"
     CIRCLE = "circle"
+    TRIANGLE_BOTTOM_LEFT = "triangle_bottom_left"
+    TRIANGLE_BOTTOM_RIGHT = "triangle_bottom_right"
+    TRIANGLE_TOP_LEFT = "triangle_top_left"
+    TRIANGLE_TOP_RIGHT = "triangle_top_right"
+
+    @property
+    def triangle(self) -> bool:
+        """Whether this is one of the TRIANGLE shapes."""
+        return self.value.startswith("triangle")
 
 
 def _layer_bits(least: int) -> Check:
@@ -53,9 +70,10 @@ class Collider(Validated):
 
     Width and height lie in (0, 1e12] px: a collider needs an area.
     ``offset`` (px) lets the box differ from the sprite. ``type`` is a
-    ``ColliderType``; SOLID by default. ``shape`` is ``Shape.BOX`` (default)
-    or ``Shape.CIRCLE``: a circle of diameter w inscribed in the box, which
-    must then be square. Every collider keeps its box for the broad phase.
+    ``ColliderType``; SOLID by default. ``shape`` is ``Shape.BOX`` (default),
+    ``Shape.CIRCLE`` (a circle of diameter w inscribed in the box, which
+    must then be square) or one of the TRIANGLE shapes (half the box, for
+    STATIC colliders only). Every collider keeps its box for the broad phase.
 
     ``category`` (the layers it is on, not 0) and ``mask`` (the layers it
     meets) are 32-bit ints, ``components.ALL`` being every layer: a pair
@@ -89,7 +107,11 @@ class Collider(Validated):
     def _agree(self, name: str, value: Any) -> None:
         size = value if name == "size" else getattr(self, "size", None)
         shape = value if name == "shape" else getattr(self, "shape", None)
+        kind = value if name == "type" else getattr(self, "type", None)
         if shape is Shape.CIRCLE and size is not None and size.x != size.y:
             if name == "shape":
                 raise ValueError(f"shape CIRCLE needs a square size (d, d), got size {tuple(size)}")
             raise ValueError(f"size of a CIRCLE collider must be square (d, d), got {tuple(size)}")
+        if shape is not None and shape.triangle and kind is not None and kind is not ColliderType.STATIC:
+            raise ValueError(f"{name}: a {shape.name} collider must be STATIC (triangles are level "
+                             f"geometry: ramps and slopes), got type {kind.name}")

@@ -45,6 +45,10 @@ class Physics(Validated):
       within ±1e3.
     - ``max_speed``: px/s cap on the speed, or None for the world's cap
       (1e9 px/s; see ``components.limits``).
+    - ``ground_snap``: px, >= 0. A body that had ground below it last step
+      and is not leaving it (a jump) is moved down by up to this much onto
+      the ground at the end of the step: it walks down ramps and off their
+      foot instead of flying off. 0 (the default) never snaps.
 
     Every field is checked when set, at construction and later alike.
     """
@@ -55,6 +59,7 @@ class Physics(Validated):
     friction: float = 0.0
     gravity_scale: float = 1.0
     max_speed: float | None = None
+    ground_snap: float = 0.0
 
     _checks: ClassVar[dict[str, Check]] = {
         "velocity": vector_within(limits.MAX_SPEED, " px/s"),
@@ -63,4 +68,5 @@ class Physics(Validated):
         "friction": _non_negative,
         "gravity_scale": number_in(-limits.MAX_GRAVITY_SCALE, limits.MAX_GRAVITY_SCALE),
         "max_speed": _speed_cap,
+        "ground_snap": number_in(0.0, limits.MAX_SIZE, " px"),
     }

@@ -60,6 +60,7 @@ class CollisionEvents(esper.Processor):
     step; ``end`` handlers a copy of a pair's last contact (depth 0) the
     first step it has none, which is also how a pair ends when one of its
     entities is deleted or loses its Collider: begins and ends balance.
+    ``crush`` handlers get each entity crushed this step, first.
     """
 
     def __init__(self, world: World) -> None:
@@ -67,11 +68,15 @@ class CollisionEvents(esper.Processor):
         self.begin: list[Subscription] = []
         self.every: list[Subscription] = []
         self.end: list[Subscription] = []
+        self.crush: list[Callable[[int], Any]] = []
         # Pairs touching last step: their last contact and colliders' categories.
         self.touching: dict[tuple[int, int], tuple[Contact, tuple[int, int]]] = {}
 
     def process(self, dt: float) -> None:
         """Call this step's handlers."""
+        for entity in self.world.response.crushed if self.crush else ():
+            for handler in list(self.crush):
+                handler(entity)
         begin, every, end = list(self.begin), list(self.every), list(self.end)
         if not (begin or every or end or self.touching):
             return

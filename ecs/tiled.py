@@ -24,10 +24,8 @@ editor → tile → Custom Properties):
 
 One-way platforms and ramps are never merged: each tile is its own collider,
 made by ``tile_collider``: a one-way tile is a STATIC box with
-``sides=Side.TOP``. Ramps need the triangle shapes, which are not in this
-version, so ``tile_collider`` raises NotImplementedError for them, and
-``load_map`` reports the first such tile: a map using them cannot be loaded
-silently wrong.
+``sides=Side.TOP``, a ramp a STATIC triangle (``Shape.TRIANGLE_BOTTOM_LEFT``
+for ``bottom_left``, and so on) filling the tile.
 """
 
 from __future__ import annotations
@@ -43,7 +41,7 @@ import pytmx
 from pytmx.util_pygame import handle_transformation
 from pygame import Vector2
 
-from components import Collider, ColliderType, Side, Sprite, Transform
+from components import Collider, ColliderType, Shape, Side, Sprite, Transform
 from ecs.images import load_image
 from ecs.world import World
 from systems.tilemerge import merge_tiles
@@ -149,8 +147,9 @@ def tile_collider(kind: str, size: tuple[float, float], value: object = True) ->
     if kind == ONE_WAY:
         return Collider(Vector2(size), type=ColliderType.STATIC, sides=Side.TOP)
     if kind == RAMP:
-        raise NotImplementedError(f"ramps need Shape.TRIANGLE_{str(value).upper()}, "
-                                  "which this version of ecs-arcade does not have yet")
+        if value not in RAMP_CORNERS:
+            raise ValueError(f"a ramp's corner must be one of {RAMP_CORNERS}, got {value!r}")
+        return Collider(Vector2(size), type=ColliderType.STATIC, shape=Shape[f"TRIANGLE_{str(value).upper()}"])
     raise ValueError(f"kind must be {SOLID!r}, {ONE_WAY!r} or {RAMP!r}, got {kind!r}")
 
 
@@ -231,7 +230,7 @@ def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], 
     """Mark the colliding tiles of every tile layer, merge the solid ones, make the entities."""
     tiled = tile_map.tiled
     solid = [[False] * tile_map.columns for _ in range(tile_map.rows)]
-    single: list[tuple[int, int, str, object, str]] = []  # one-way and ramp tiles: never merged
+    single: list[tuple[int, int, str, object]] = []  # one-way and ramp tiles: never merged
     for layer in _tile_layers(tiled):
         whole = layer.name in collision_layers
         kinds: dict[int, tuple[str, object] | None] = {}
@@ -245,7 +244,7 @@ def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], 
                 if kind is not None and kind[0] == SOLID:
                     solid[y][x] = True
                 elif kind is not None:
-                    single.append((x, y, kind[0], kind[1], layer.name))
+                    single.append((x, y, kind[0], kind[1]))
     tile_map.solid_tiles = sum(map(sum, solid))
     w, h = tile_map.tile_size
     if merge:
@@ -255,13 +254,9 @@ def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], 
     for x, y, columns, rows in rects:
         tile_map.colliders.append(world.create_entity(
             Transform(Vector2(x * w, y * h)), tile_collider(SOLID, (columns * w, rows * h))))
-    for x, y, name, value, layer_name in single:
-        try:
-            collider = tile_collider(name, (w, h), value)
-        except NotImplementedError as error:
-            raise NotImplementedError(f"{tile_map.path}: the tile at column {x}, row {y} of layer "
-                                      f"{layer_name!r} has property {name!r}: {error}") from None
-        tile_map.colliders.append(world.create_entity(Transform(Vector2(x * w, y * h)), collider))
+    for x, y, name, value in single:
+        tile_map.colliders.append(world.create_entity(Transform(Vector2(x * w, y * h)),
+                                                      tile_collider(name, (w, h), value)))
 
 
 def _add_chunks(world: World, tile_map: TileMap, chunk_size: int) -> None:

@@ -114,24 +114,29 @@ class World:
         ``between`` as for ``on_collision``."""
         return self._subscribe(self.events.end, handler, between)
 
+    def on_crush(self, handler: Callable[[int], Any] | None = None) -> Any:
+        """Call ``handler(entity)`` once per step for each SOLID body crushed:
+        squeezed between colliders that won't yield (two STATICs closing on
+        it, a lift rising into a ceiling, a wall of pinned boxes) so that no
+        push-out can separate it. A crushed body is never pushed out through
+        a STATIC; without a handler it is left overlapping, and the step goes
+        on. Works as a decorator; returns the handler."""
+        return _add_handler(self.events.crush, handler, self.on_crush)
+
     def collision_filter(self, handler: CollisionFilter | None = None) -> Any:
         """Call ``handler(a, b)`` (entity ids) before a pair is resolved, once
         per pair and step, in resolution order; returning ``False`` lets the
         pair pass through each other this step: no push, no momentum, no
         contact, no Touching flag (a bullet and its shooter). Works as a
         decorator; returns the handler."""
-        if handler is None:
-            return self.collision_filter
-        if not callable(handler):
-            raise ValueError(f"handler must be callable, got {handler!r}")
-        self.response.filters.append(handler)
-        return handler
+        return _add_handler(self.response.filters, handler, self.collision_filter)
 
     def remove_collision_handler(self, handler: Callable[..., Any]) -> None:
         """Stop calling ``handler`` (a collision handler of any kind, or a
         collision filter)."""
         for subscriptions in (self.events.begin, self.events.every, self.events.end):
             subscriptions[:] = [s for s in subscriptions if s.handler is not handler]
+        self.events.crush[:] = [h for h in self.events.crush if h is not handler]
         if handler in self.response.filters:
             self.response.filters.remove(handler)
 
@@ -390,3 +395,14 @@ def _query_mask(mask: object) -> int:
     if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= ALL:
         raise ValueError(f"mask must be an int of 32 layer bits in [0, {ALL}], got {mask!r}")
     return mask
+
+
+def _add_handler(handlers: list[Any], handler: Callable[..., Any] | None, decorator: Callable[..., Any]) -> Any:
+    """Append ``handler`` to ``handlers`` and return it, or, without one,
+    return ``decorator`` (the method itself, used as ``@world.on_crush``)."""
+    if handler is None:
+        return decorator
+    if not callable(handler):
+        raise ValueError(f"handler must be callable, got {handler!r}")
+    handlers.append(handler)
+    return handler

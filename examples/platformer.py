@@ -1,4 +1,4 @@
-"""Platformer: run, jump, one-way platforms, a lift, crates, coins and an enemy.
+"""Platformer: run, jump, ramps, one-way platforms, a lift, a crusher, crates, coins and an enemy.
 
 Shows a player driven by its own PlayerControlSystem (a few lines reading
 Input), jumping only when Touching.down says it stands on something, and
@@ -9,12 +9,17 @@ around by a PatrolSystem) that carries the player; crates of different
 masses that the player pushes; coins (TRIGGER colliders) collected with
 ``on_collision_begin``; and an enemy that turns round at walls and at the
 edge of a ledge, which it sees with a raycast (drawn in the debug overlay),
-and is stomped from above. Layers keep coins and enemies apart.
+and is stomped from above. Layers keep coins and enemies apart. Ramps are
+STATIC triangles (``Shape.TRIANGLE_BOTTOM_RIGHT`` rises to the right, "/";
+``TRIANGLE_BOTTOM_LEFT`` to the left, "\\"), and the player's
+``Physics(ground_snap=8)`` keeps it on them running downhill. A crusher (a
+STATIC block that slams down and rises again) squeezes the player against
+the floor: ``World.on_crush`` hears it and respawns the player on the lift.
 
 Controls: arrow keys or A/D to run, Space/Up/W to jump, Down + jump to drop
 through a one-way platform, F1 debug overlay, Esc quits. Headless runs play
 a short scripted demo: jump from the rising lift onto a one-way platform,
-drop through it into the pit, and run left under the enemy's ledge.
+drop through it into the pit, and run left up the ramp under the crusher.
 
     python -m examples.platformer
     python -m examples.platformer --headless --frames 300 --screenshot platformer.png
@@ -41,17 +46,19 @@ LEVEL = [
     "#..o.o.o........o.o.o...#",
     "#.#####.............###.#",
     "#.......................#",
-    "#...........o.o.........#",
+    "#..........co.oC........#",
     "#..........#####........#",
     "#..o.o............o.....#",
     "#.......................#",
     "#.----......o----.o.....#",
     "#.......................#",
-    "#..e.......c.C.........c#",
-    "#########...............#",
+    "#..e...................c#",
+    "#########\\........../#\\.#",
     "#########################",
 ]
+RAMPS = {"/": Shape.TRIANGLE_BOTTOM_RIGHT, "\\": Shape.TRIANGLE_BOTTOM_LEFT}
 RUN_SPEED = 220.0  # px/s
+CRUSHER_DELAY = 4.45  # s before the crusher first slams (the demo runs under it then)
 JUMP_SPEED = 560.0  # px/s
 GRAVITY = 1400.0  # px/s²
 
@@ -74,6 +81,22 @@ class Patrol:
     low: float
     high: float
     axis: int = 0
+
+
+@dataclass(slots=True)
+class Crusher:
+    """A block that waits ``wait`` s at ``top`` (px, y of its top), slams down
+    at ``slam`` px/s to ``bottom``, waits, and rises at ``rise`` px/s.
+    ``timer`` (s) counts down the current wait; ``falling`` says which way
+    it goes next."""
+
+    top: float
+    bottom: float
+    slam: float = 600.0
+    rise: float = 60.0
+    wait: float = 1.0
+    timer: float = 1.0
+    falling: bool = True
 
 
 @dataclass(slots=True)
@@ -136,6 +159,30 @@ class PatrolSystem(esper.Processor):
                 physics.velocity[patrol.axis] = -speed
 
 
+class CrusherSystem(esper.Processor):
+    """Drive crushers: wait, slam down, wait, rise, by setting the velocity a
+    STATIC block moves with (so what it hits sees a moving wall), never past
+    its ends (the last step's speed is what is left of the way)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+
+    def process(self, dt: float) -> None:
+        for _, (crusher, transform, physics) in self.world.get_components(Crusher, Transform, Physics):
+            y = transform.position.y
+            if crusher.timer > 0.0:
+                crusher.timer -= dt
+                physics.velocity.y = 0.0
+            elif crusher.falling:
+                physics.velocity.y = min(crusher.slam, (crusher.bottom - y) / dt) if dt else 0.0
+                if y >= crusher.bottom:
+                    crusher.falling, crusher.timer, physics.velocity.y = False, crusher.wait, 0.0
+            else:
+                physics.velocity.y = -min(crusher.rise, (y - crusher.top) / dt) if dt else 0.0
+                if y <= crusher.top:
+                    crusher.falling, crusher.timer, physics.velocity.y = True, crusher.wait, 0.0
+
+
 class WalkerSystem(esper.Processor):
     """Walk enemies along; turn them at walls and where a ray cast down just
     ahead of their front foot finds no floor (the ray goes to the overlay)."""
@@ -172,11 +219,16 @@ def build(world: World) -> dict[str, int]:
                         Physics(velocity=(0, -80)), Patrol(5 * TILE, lift_top, axis=1), Sprite((120, 220, 160)))
     spawn = (18 * TILE + 5, lift_top - 30)
     state["player"] = world.create_entity(
-        Transform(spawn), Collider((22, 30), category=PLAYER), Physics(mass=1.0), Touching(),
+        Transform(spawn), Collider((22, 30), category=PLAYER), Physics(mass=1.0, ground_snap=8.0), Touching(),
         Player(), Sprite((90, 200, 250)))
     # A shuttle along the top corridor.
     world.create_entity(Transform((9 * TILE, 9 * TILE)), Collider((2 * TILE, 12), type=ColliderType.STATIC),
                         Physics(velocity=(80, 0)), Patrol(6 * TILE, 11 * TILE - 4), Sprite((120, 220, 160)))
+    # A crusher over the lower floor: its bottom stops 10 px above the floor,
+    # too little for the 30 px player, who is crushed and respawned.
+    world.create_entity(Transform((11 * TILE, 11 * TILE)), Collider((2 * TILE, 24), type=ColliderType.STATIC),
+                        Physics(), Crusher(top=11 * TILE, bottom=14 * TILE - 24 - 10, timer=CRUSHER_DELAY),
+                        Sprite((200, 110, 90)))
     for x, y in start["enemies"]:
         world.create_entity(Transform((x + 4, y + 8)), Collider((24, 24), category=ENEMY, mask=ALL & ~COIN),
                             Physics(mass=2.0), Touching(), Walker(), Sprite((230, 90, 110)))
@@ -194,12 +246,23 @@ def build(world: World) -> dict[str, int]:
             player.velocity.y = -0.6 * JUMP_SPEED
             state["score"] += 5
         else:  # hit from the side: back to the start
-            world.component_for_entity(contact.a, Transform).position.update(spawn)
-            player.velocity.update(0, 0)
+            respawn(contact.a)
+
+    @world.on_crush
+    def crushed(entity: int) -> None:
+        if entity == state["player"]:
+            respawn(entity)
+
+    def respawn(player: int) -> None:
+        transform = world.component_for_entity(player, Transform)
+        transform.position.update(spawn)
+        transform.previous_position.update(spawn)  # a jump, not a glide across the screen
+        world.component_for_entity(player, Physics).velocity.update(0, 0)
 
     world.add_system(PlayerControlSystem(world), priority=400)  # before Movement
     world.add_system(WalkerSystem(world), priority=390)
     world.add_system(PatrolSystem(world), priority=350)
+    world.add_system(CrusherSystem(world), priority=350)
     return state
 
 
@@ -213,6 +276,9 @@ def _tiles(world: World) -> dict[str, list[tuple[int, int]]]:
             if cell == "#":
                 world.create_entity(Transform((x, y)), Collider((TILE, TILE), type=ColliderType.STATIC),
                                     Sprite((70, 78, 96)))
+            elif cell in RAMPS:
+                world.create_entity(Transform((x, y)), Collider((TILE, TILE), type=ColliderType.STATIC,
+                                                                shape=RAMPS[cell]), Sprite((70, 78, 96)))
             elif cell == "-":
                 world.create_entity(Transform((x, y)), Collider((TILE, 8), type=ColliderType.STATIC, sides=Side.TOP,
                                                                 category=PLATFORMS), Sprite((150, 120, 200)))
@@ -230,12 +296,14 @@ def _tiles(world: World) -> dict[str, list[tuple[int, int]]]:
 
 
 # The headless demo: jump left off the rising lift onto the one-way
-# platform, drop through it into the pit, run left under the enemy's ledge.
+# platform, drop through it into the pit, run left up the ramp and back
+# down it, under the crusher as it slams: crushed, back on the lift.
 DEMO = {
     40: [(pygame.K_LEFT, True), (pygame.K_SPACE, True)], 42: [(pygame.K_SPACE, False)],
     62: [(pygame.K_LEFT, False)],
     110: [(pygame.K_DOWN, True), (pygame.K_SPACE, True)], 112: [(pygame.K_SPACE, False), (pygame.K_DOWN, False)],
     150: [(pygame.K_LEFT, True)], 230: [(pygame.K_LEFT, False)],
+    240: [(pygame.K_RIGHT, True)], 280: [(pygame.K_RIGHT, False)],
 }
 
 

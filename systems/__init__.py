@@ -15,7 +15,7 @@ from systems.debug import DebugOverlay, Gizmos
 from systems.impulse import exchange_momentum
 from systems.movement import MovementSystem
 from systems.queries import RayHit, SpatialQueries
-from systems.render import ImageCache, RenderSystem, sprite_box
+from systems.render import ImageCache, RenderSystem, draw_shape, sprite_box
 from systems.response import ResponseSystem
 from systems.text import Label, TextSystem, render_text
 from systems.tilemerge import merge_tiles
@@ -41,6 +41,7 @@ __all__ = [
     "SpatialQueries",
     "TextSystem",
     "advance",
+    "draw_shape",
     "exchange_momentum",
     "merge_tiles",
     "render_text",

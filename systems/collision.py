@@ -25,8 +25,9 @@ class Body:
     """One collider as the collision pipeline sees it during a step.
 
     ``box`` is its box now (px; call ``sync`` after moving the transform) and
-    ``before`` its box at the start of the step; ``round`` is True for a
-    circle collider (the disc inscribed in the box). ``moved`` tells whether
+    ``before`` its box at the start of the step; ``shape`` its collider's
+    Shape (a circle is the disc inscribed in the box, a triangle half of
+    it). ``moved`` tells whether
     Movement (or a user system) changed the position this step.
     ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
     Physics (they have no velocity for a collision to change). ``neighbours``
@@ -40,7 +41,7 @@ class Body:
     transform: Transform
     collider: Collider
     physics: Physics | None
-    round: bool = False
+    shape: Shape = Shape.BOX
     static: bool = False
     trigger: bool = False
     inverse_mass: float = 0.0
@@ -192,7 +193,7 @@ TRIGGER, LAYERED, ONE_WAY = 1, 2, 4
 
 # Enum members as plain globals: an Enum class attribute is slow to look up,
 # and refresh runs for every body every step.
-_STATIC, _TRIGGER, _CIRCLE, _ALL_SIDES = ColliderType.STATIC, ColliderType.TRIGGER, Shape.CIRCLE, Side.ALL
+_STATIC, _TRIGGER, _ALL_SIDES = ColliderType.STATIC, ColliderType.TRIGGER, Side.ALL
 
 
 def refresh(body: Body, grid: SpatialGrid) -> int:
@@ -207,7 +208,7 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
     kind = collider.type
     body.static = static = kind is _STATIC
     body.trigger = trigger = kind is _TRIGGER
-    body.round = collider.shape is _CIRCLE
+    body.shape = collider.shape
     body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
     start, now, offset = transform.previous_position, transform.position, collider.offset
     w, h = collider.size

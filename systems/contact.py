@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pygame import Vector2
 
 __all__ = ["Contact", "Shapes"]
 
-#: Two shapes as they touched: (box_a, round_a, box_b, round_b), boxes as
-#: (left, top, width, height) px.
-Shapes = tuple[tuple[float, float, float, float], bool, tuple[float, float, float, float], bool]
+#: Two shapes as they touched: (box_a, shape_a, box_b, shape_b), boxes as
+#: (left, top, width, height) px, shapes ``components.Shape`` members.
+Shapes = tuple[tuple[float, float, float, float], Any, tuple[float, float, float, float], Any]
 
 
 class Contact:
@@ -47,8 +49,8 @@ class Contact:
             else:
                 from systems.narrowphase import contact_point  # geometry, imported on first use
 
-                box_a, round_a, box_b, round_b = self._shapes
-                self._point = contact_point(box_a, round_a, box_b, round_b, self.normal)
+                box_a, shape_a, box_b, shape_b = self._shapes
+                self._point = contact_point(box_a, shape_a, box_b, shape_b, self.normal)
         return self._point
 
     @point.setter

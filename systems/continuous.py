@@ -111,7 +111,7 @@ class Sweeper:
         if relative.x == 0.0 and relative.y == 0.0:
             return
         box_a, box_b = _box_at(a, path_a, now), _box_at(b, path_b, now)
-        hit = sweep(box_a, a.round, box_b, b.round, relative)
+        hit = sweep(box_a, a.shape, box_b, b.shape, relative)
         if hit is not None:
             time, normal, surface = now + hit.time * (1.0 - now), hit.normal, hit.surface
         else:
@@ -121,7 +121,7 @@ class Sweeper:
             # fast body would carry on through a wall it started in.
             if not boxes_overlap(box_a, box_b):
                 return
-            inside = overlap(box_a, a.round, a.before, box_b, b.round, b.before,
+            inside = overlap(box_a, a.shape, a.before, box_b, b.shape, b.before,
                              tie_direction(a.entity, b.entity))
             if inside is None or relative.dot(inside.normal) <= 0.0:
                 return
@@ -147,10 +147,13 @@ class Sweeper:
         for path in (path_a, path_b):
             path.origin = path.at(time)
             path.start = time
+        held = self.state.holds(a, b, normal)
+        if self._squeezed(a, b, time, normal, held):
+            self._crush(a, b, path_a, path_b, time)
+            return
         motions = (Vector2(path_a.motion), Vector2(path_b.motion))
         # A frozen body keeps its place for the rest of the step, but its
         # momentum counts by its real mass: it must not act as a support.
-        held = self.state.holds(a, b, normal)
         self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b), approach * (1.0 - time),
                           surface, time, self._shapes(a, b, time))
         for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
@@ -175,9 +178,45 @@ class Sweeper:
                 self._freeze(body, path)
             self._resweep(body, path, time)
 
+    def _squeezed(self, a: Body, b: Body, time: float, normal: Vector2, held: tuple[bool, bool]) -> bool:
+        """Whether, at step fraction ``time``, a body of the pair that is not
+        STATIC is pushed by one that holds still (``held``: a STATIC, or a
+        body pinned against one) into a STATIC on its far side, touching it
+        (within SWEEP_SLOP): pressed between the two. A body pinned earlier
+        in the step and since bounced away (a ball rattling in a slot) is not."""
+        for body, push, pusher_holds in ((a, -normal, held[1]), (b, normal, held[0])):
+            if body.static or not pusher_holds:
+                continue
+            x, y, w, h = _box_at(body, self.paths[body.entity], time)
+            reach = (x + push.x * SWEEP_SLOP, y + push.y * SWEEP_SLOP, w, h)
+            for entity in self.collision.candidates(body, reach):
+                other = self.collision.bodies[entity]
+                if not other.static or other.trigger or other is a or other is b:
+                    continue
+                pressed = overlap(reach, body.shape, body.before,
+                                  _box_at(other, self._path(other), time), other.shape, other.before)
+                if pressed is not None and pressed.normal.dot(push) > 0.5:
+                    return True
+        return False
+
+    def _crush(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float) -> None:
+        """The pair's body that is not STATIC is squeezed between things that
+        won't yield (see ``_squeezed``).
+        It is crushed and stops where it is; the push-out then leaves it
+        overlapping, centred (see ``Resolution.push_apart``), instead of
+        trading impacts with both sides until the subdivision bound."""
+        for body, path in ((a, path_a), (b, path_b)):
+            if body.static:
+                continue
+            self.state.crushed.add(body.entity)
+            if path.motion:
+                path.motion = Vector2()
+                path.version += 1
+                self._resweep(body, path, time)
+
     def _shapes(self, a: Body, b: Body, time: float) -> Shapes:
         """The shapes of a and b at step fraction ``time``."""
-        return _box_at(a, self.paths[a.entity], time), a.round, _box_at(b, self.paths[b.entity], time), b.round
+        return _box_at(a, self.paths[a.entity], time), a.shape, _box_at(b, self.paths[b.entity], time), b.shape
 
     def _freeze(self, body: Body, path: Path) -> None:
         """Stop a body that reached the subdivision bound where it is."""

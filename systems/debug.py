@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 import esper
 import pygame
 
-from components import Collider, ColliderType, Shape, Transform
+from components import Collider, ColliderType, Transform
 from systems.camera import Camera
+from systems.render import draw_shape
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -78,10 +79,7 @@ class DebugOverlay(esper.Processor):
             rect = camera.screen_rect(where.x, where.y, collider.size.x, collider.size.y)
             rect.size = (max(1, rect.width), max(1, rect.height))
             color = COLORS[collider.type]
-            if collider.shape is Shape.CIRCLE:
-                pygame.draw.ellipse(surface, color, rect, 1)
-            else:
-                pygame.draw.rect(surface, color, rect, 1)
+            draw_shape(surface, color, collider.shape, rect, 1)
         for contact in self.world.contacts:
             point = camera.world_to_screen(contact.point)
             pygame.draw.line(surface, NORMAL_COLOR, point, point + contact.normal * NORMAL_LENGTH, 2)

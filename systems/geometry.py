@@ -96,9 +96,10 @@ def directional_gap(a: Box, b: Box, axis: int, sign: int) -> float:
 # The face a contact normal leaves through: its dominant axis and sign.
 def face_toward(normal: tuple[float, float]) -> Side:
     """The face of a collider whose outward normal is closest to ``normal``
-    (x, y; y grows downward): the side of it the other body touches."""
+    (x, y; y grows downward): the side of it the other body touches. A 45°
+    normal (a ramp's) counts as the top or bottom."""
     x, y = normal
-    if abs(x) >= abs(y):
+    if abs(x) > abs(y):
         return Side.RIGHT if x > 0 else Side.LEFT
     return Side.BOTTOM if y > 0 else Side.TOP
 

@@ -92,7 +92,7 @@ def _pile_pass(state: Resolution, candidates: list[tuple[Body, Body]], pile: set
         fixed_a, fixed_b = a.static or walls.near(a), b.static or walls.near(b)
         if fixed_a and fixed_b:
             continue
-        contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
+        contact = overlap(a.box, a.shape, a.before, b.box, b.shape, b.before, tie_direction(a.entity, b.entity))
         if contact is None or not state.permits(a, b, contact.normal):
             continue
         share = push_share(a, b, fixed_a, fixed_b)

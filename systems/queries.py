@@ -20,7 +20,8 @@ from pygame import Vector2
 
 from components import ALL, Collider, ColliderType, Shape, Transform
 from systems.geometry import Box
-from systems.narrowphase import circle_of, overlap, sweep
+from systems.narrowphase import CORNERS, circle_of, overlap, sweep
+from systems.triangle import point_in_triangle, raycast_triangle
 
 if TYPE_CHECKING:
     from systems.collision import CollisionSystem
@@ -113,6 +114,25 @@ def cells_on_segment(start: Vector2, end: Vector2, size: float) -> Iterator[Cell
         yield cell[0], cell[1]
 
 
+def _raycast(start: Vector2, end: Vector2, box: Box, shape: Shape) -> tuple[float, Vector2] | None:
+    """``raycast_box``, ``raycast_circle`` or ``raycast_triangle`` by shape."""
+    if shape is Shape.CIRCLE:
+        return raycast_circle(start, end - start, *circle_of(box))
+    if shape in CORNERS:
+        return raycast_triangle(start, end, box, CORNERS[shape])
+    return raycast_box(start, end - start, box)
+
+
+def _contains(box: Box, shape: Shape, point: Vector2) -> bool:
+    """Whether a collider's shape contains ``point`` (its edges don't count)."""
+    if shape is Shape.CIRCLE:
+        centre, radius = circle_of(box)
+        return point.distance_squared_to(centre) < radius * radius
+    if shape in CORNERS:
+        return point_in_triangle(point, box, CORNERS[shape])
+    return box[0] < point.x < box[0] + box[2] and box[1] < point.y < box[1] + box[3]
+
+
 class SpatialQueries:
     """Queries over a CollisionSystem's colliders, through its broad phase.
 
@@ -134,9 +154,7 @@ class SpatialQueries:
             shape = self._shape(entity, mask, triggers)
             if shape is None:
                 continue
-            box, round_ = shape
-            found = (raycast_circle(start, motion, *circle_of(box)) if round_
-                     else raycast_box(start, motion, box))
+            found = _raycast(start, end, *shape)
             if found is not None:
                 hits.append(RayHit(entity, start + motion * found[0], found[1], found[0]))
         return sorted(hits, key=lambda hit: (hit.fraction, hit.entity))
@@ -152,11 +170,11 @@ class SpatialQueries:
             shape = self._shape(entity, mask, triggers)
             if shape is None:
                 continue
-            box, round_ = shape
-            if overlap(moving, False, moving, box, round_, box) is not None:
+            box, form = shape
+            if overlap(moving, Shape.BOX, moving, box, form, box) is not None:
                 hits.append(RayHit(entity, Vector2(start), -motion.normalize(), 0.0))
                 continue
-            hit = sweep(moving, False, box, round_, motion)
+            hit = sweep(moving, Shape.BOX, box, form, motion)
             if hit is not None:
                 hits.append(RayHit(entity, start + motion * hit.time, -hit.normal, hit.time))
         return sorted(hits, key=lambda hit: (hit.fraction, hit.entity))
@@ -169,13 +187,7 @@ class SpatialQueries:
             shape = self._shape(entity, mask, triggers)
             if shape is None:
                 continue
-            box, round_ = shape
-            if round_:
-                centre, radius = circle_of(box)
-                inside = point.distance_squared_to(centre) < radius * radius
-            else:
-                inside = box[0] < point.x < box[0] + box[2] and box[1] < point.y < box[1] + box[3]
-            if inside:
+            if _contains(*shape, point):
                 found.append(entity)
         return found
 
@@ -185,7 +197,7 @@ class SpatialQueries:
         found = []
         for entity in self.collision.grid.query(probe):
             shape = self._shape(entity, mask, triggers)
-            if shape is not None and overlap(probe, False, probe, shape[0], shape[1], shape[0]) is not None:
+            if shape is not None and overlap(probe, Shape.BOX, probe, shape[0], shape[1], shape[0]) is not None:
                 found.append(entity)
         return found
 
@@ -205,9 +217,9 @@ class SpatialQueries:
                         seen.update(grid.cells.get((x, y), ()))
         return sorted(seen)
 
-    def _shape(self, entity: int, mask: int, triggers: bool) -> tuple[Box, bool] | None:
-        """The collider's box and roundness now, or None if it is gone or
-        the query skips it (its category not in ``mask``, or a TRIGGER)."""
+    def _shape(self, entity: int, mask: int, triggers: bool) -> tuple[Box, Shape] | None:
+        """The collider's box and shape now, or None if it is gone or the
+        query skips it (its category not in ``mask``, or a TRIGGER)."""
         body = self.collision.bodies.get(entity)
         if body is None:
             return None
@@ -216,4 +228,4 @@ class SpatialQueries:
         if not collider.category & mask or (collider.type is ColliderType.TRIGGER and not triggers):
             return None
         where = transform.position + collider.offset
-        return (where.x, where.y, collider.size.x, collider.size.y), collider.shape is Shape.CIRCLE
+        return (where.x, where.y, collider.size.x, collider.size.y), collider.shape

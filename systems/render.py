@@ -10,11 +10,13 @@ import pygame
 from components import Collider, Physics, Shape, Sprite, Transform
 from systems.broadphase import SpatialGrid
 from systems.camera import Box, Camera
+from systems.narrowphase import CORNERS
+from systems.triangle import triangle_vertices
 
 if TYPE_CHECKING:
     from ecs.world import World
 
-__all__ = ["ImageCache", "RenderSystem", "sprite_box"]
+__all__ = ["ImageCache", "RenderSystem", "draw_shape", "sprite_box"]
 
 
 class ImageCache:
@@ -135,10 +137,7 @@ class RenderSystem(esper.Processor):
             surface.blit(image, rect)
             return
         collider = self.world.try_component(entity, Collider)
-        if collider is not None and collider.shape is Shape.CIRCLE:
-            pygame.draw.ellipse(surface, sprite.color, rect)
-        else:
-            pygame.draw.rect(surface, sprite.color, rect)
+        draw_shape(surface, sprite.color, Shape.BOX if collider is None else collider.shape, rect)
 
     def _index(self) -> None:
         """Re-file the sprites when esper's component lists changed (esper
@@ -158,3 +157,16 @@ class RenderSystem(esper.Processor):
             else:
                 self._still[entity] = (transform, sprite)
                 self.grid.insert(entity, sprite_box(self.world, entity, transform, sprite))
+
+
+def draw_shape(surface: pygame.Surface, color: tuple[int, ...], shape: Shape,
+               rect: pygame.Rect, width: int = 0) -> None:
+    """Draw ``shape`` filling screen ``rect``: the box, its inscribed circle
+    or its triangle half; ``width`` px of outline, 0 to fill."""
+    if shape is Shape.CIRCLE:
+        pygame.draw.ellipse(surface, color, rect, width)
+    elif shape in CORNERS:
+        points = triangle_vertices((rect.x, rect.y, rect.width, rect.height), CORNERS[shape])
+        pygame.draw.polygon(surface, color, points, width)
+    else:
+        pygame.draw.rect(surface, color, rect, width)

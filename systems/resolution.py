@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
@@ -12,6 +13,7 @@ from systems.collision import Body
 from systems.contact import Contact, Shapes
 from systems.geometry import face_toward, outside
 from systems.impulse import FREE, Axes, exchange_momentum
+from systems.narrowphase import CORNERS, exit_distance
 from systems.riders import Ride, Rides
 
 __all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
@@ -35,6 +37,10 @@ ONE_WAY_TOLERANCE = 0.5
 CollisionFilter = Callable[[int, int], object]
 
 _BY_TIME = attrgetter("time", "a", "b")
+
+# cos 45°: a contact normal at most this far from up is a floor (a slope a
+# body can stand on), within rounding.
+_FLOOR = math.sqrt(0.5) - 1e-9
 _ALL_SIDES = Side.ALL
 
 #: px/s. Relative normal speed below which a contact counts as resting (only
@@ -75,6 +81,7 @@ class Resolution:
         self.pinned: dict[int, int] = {}
         self.supported: dict[tuple[int, int], float] = {}
         self.resolved: dict[tuple[int, int], Contact] = {}
+        self.crushed: set[int] = set()
 
     def permits(self, a: Body, b: Body, normal: Vector2) -> bool:
         """Whether a and b may collide through a contact along ``normal``
@@ -128,10 +135,10 @@ class Resolution:
         held_a, held_b = self.held_axes(a, -normal), self.held_axes(b, normal)
         exchange(a, b, normal, held_a, held_b, self.rest_speed, self.up)
         if shapes is None:
-            shapes = (a.box, a.round, b.box, b.round)
+            shapes = (a.box, a.shape, b.box, b.shape)
         self.record(a.entity, b.entity, normal, depth, False, shapes, time, surface)
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
-        axis = 0 if abs(normal.x) >= abs(normal.y) else 1
+        axis = 0 if abs(normal.x) > abs(normal.y) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
         for body, toward, held in ((b, -sign, pinned[0]), (a, sign, pinned[1])):
             if held and not body.static:  # pushed off a body that holds still
@@ -156,8 +163,22 @@ class Resolution:
     def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0) -> list[Body]:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
         the contact (touching faces ``surface`` px long); return the bodies
-        that moved."""
+        that moved. When both hold still that way (a STATIC or a body pinned
+        against one on each side) nothing moves: the body between is
+        ``crushed``, never pushed out through a STATIC (Response then centres
+        it between the squeezing surfaces)."""
         pinned = self.holds(a, b, normal)
+        if pinned[0] and pinned[1]:  # squeezed between things that won't yield: crushed
+            self.crushed.update(body.entity for body in (a, b) if not body.static)
+            self.settle(a, b, normal, pinned, depth, surface)
+            return []
+        lift = self._slope_lift(a, b, normal)
+        if lift is not None:  # settle onto a floor slope straight up: see _slope_lift
+            body, rise = lift
+            body.transform.position.update(body.transform.position + rise)
+            body.sync()
+            self.settle(a, b, normal, pinned, depth, surface)
+            return [body]
         share_a = push_share(a, b, *pinned)
         moved = []
         if share_a > 0.0:
@@ -170,6 +191,20 @@ class Resolution:
             moved.append(b)
         self.settle(a, b, normal, pinned, depth, surface)
         return moved
+
+    def _slope_lift(self, a: Body, b: Body, normal: Vector2) -> tuple[Body, Vector2] | None:
+        """For a body overlapping a STATIC triangle's floor slope (its normal
+        at most 45° from up), the body and the move straight up that clears
+        it. Pushed along the slope's normal instead, a body settling onto a
+        ramp would creep downhill by g·dt²·sin θ every step, whatever its
+        friction; straight up undoes exactly the step's sink under gravity."""
+        if not self.up or not normal.x or not normal.y:
+            return None
+        for slope, body, toward in ((a, b, normal), (b, a, -normal)):
+            if slope.static and not body.static and slope.shape in CORNERS and toward.dot(self.up) >= _FLOOR:
+                rise = exit_distance(body.box, body.shape, slope.box, slope.shape, -self.up)
+                return None if rise is None else (body, self.up * rise)
+        return None
 
     def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False,
                shapes: Shapes | None = None, time: float = 0.0, surface: float = 0.0) -> None:
@@ -208,8 +243,9 @@ def _bit(axis: int, sign: float) -> int:
 
 
 def _direction_bits(normal: Vector2) -> tuple[int, int]:
-    """Bits for pushing a against ``normal`` and b along it (dominant axis)."""
-    axis = 0 if abs(normal.x) >= abs(normal.y) else 1
+    """Bits for pushing a against ``normal`` and b along it (the dominant
+    axis; y at 45°, so a body on a 45° ramp is held up, not sideways)."""
+    axis = 0 if abs(normal.x) > abs(normal.y) else 1
     sign = 1.0 if normal[axis] > 0 else -1.0
     return _bit(axis, -sign), _bit(axis, sign)
 
@@ -223,7 +259,7 @@ def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
     """
     if held_a != held_b:
         return 0.0 if held_a else 1.0
-    if held_a:  # squeezed from both sides: move whichever is not STATIC
+    if held_a:  # both hold: move whichever is not STATIC (push_apart crushes instead)
         return 0.0 if a.static else 1.0
     if a.moved != b.moved:
         return 1.0 if a.moved else 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+import math
 from typing import TYPE_CHECKING
 
 import esper
@@ -14,8 +15,10 @@ from components._checks import finite_vector
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
-from systems.geometry import TOUCH_EPSILON, tie_direction
-from systems.narrowphase import overlap
+from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, boxes_overlap, tie_direction
+from systems.geometry import union_box
+from systems.narrowphase import overlap, sweep
+from systems.sweep import Hit
 from systems.piles import relax_pile
 from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution, settle_kinematic
 from systems.riders import Rides, express_in_platform_frames
@@ -30,6 +33,7 @@ log = logging.getLogger(__name__)
 QueueItem = tuple[float, float, int, int]
 
 _ZERO = Vector2()
+_DIAGONAL = math.sqrt(0.5) - 1e-9  # cos 45°, within rounding
 
 #: Re-tests of pairs after pushes allowed per step: RETEST_BUDGET per pair
 #: that overlapped at the start of push-out, plus RETEST_FLOOR (see
@@ -87,6 +91,9 @@ class ResponseSystem(esper.Processor):
         self.contacts: list[Contact] = []
         self.rides: Rides = {} if rides is None else rides
         self.filters: list[CollisionFilter] = []
+        self.grounded: dict[int, Vector2] = {}
+        self.crushed: list[int] = []
+        self._warned_crush = False
         self._warned = False
         self.sweeper = Sweeper(max_subdivisions)
 
@@ -100,7 +107,17 @@ class ResponseSystem(esper.Processor):
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
         self._push_out(state)
+        if state.crushed:
+            centre_crushed(state, self.collision)
+        if up:
+            snap_to_ground(state, self.collision, self.grounded, up)
         self.contacts = state.contacts()
+        self.grounded = grounded_bodies(self.contacts, up)
+        self.crushed = sorted(state.crushed)
+        if self.crushed and not self._warned_crush:
+            self._warned_crush = True
+            log.info("entity %d is crushed: squeezed between colliders that won't yield, it is left "
+                     "where it is (World.on_crush tells the game; logged once per World)", self.crushed[0])
         _leave_or_land(bodies, self.rides, state.rides)
         for body in riders:
             body.carry = body.frame = _ZERO
@@ -135,8 +152,8 @@ class ResponseSystem(esper.Processor):
         while queue:
             _, _, a, b = heapq.heappop(queue)
             body_a, body_b = bodies[a], bodies[b]
-            contact = overlap(body_a.box, body_a.round, body_a.before,
-                              body_b.box, body_b.round, body_b.before, tie_direction(a, b))
+            contact = overlap(body_a.box, body_a.shape, body_a.before,
+                              body_b.box, body_b.shape, body_b.before, tie_direction(a, b))
             if contact is None:
                 continue
             done = rounds.get((a, b), 0)
@@ -171,9 +188,9 @@ class ResponseSystem(esper.Processor):
 
 def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
     """Record a contact with a TRIGGER if the pair overlaps; nothing moves."""
-    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
+    contact = overlap(a.box, a.shape, a.before, b.box, b.shape, b.before, tie_direction(a.entity, b.entity))
     if contact is not None and state.permits(a, b, contact.normal):
-        state.record(a.entity, b.entity, contact.normal, contact.depth, True, (a.box, a.round, b.box, b.round),
+        state.record(a.entity, b.entity, contact.normal, contact.depth, True, (a.box, a.shape, b.box, b.shape),
                      0.0, contact.surface)
 
 
@@ -201,6 +218,127 @@ def _leave_or_land(bodies: dict[int, Body], rides: Rides, landed: Rides) -> None
     rides.update(landed)
 
 
+def centre_crushed(state: Resolution, collision: CollisionSystem) -> None:
+    """Put each crushed body midway between what squeezes it: along each axis
+    where a STATIC or a pinned body lies on each side of it, level with it
+    on the other axis, and the gap between their faces is narrower than the
+    body, move its centre to the middle of that gap. It is never pushed out
+    through either, and its centre stays between the squeezing surfaces, in
+    both pipelines. (Held triangles count by their bounding boxes.)"""
+    bodies = collision.bodies
+    partners: dict[int, list[int]] = {}
+    for a, b in state.resolved:  # what touched whom this step
+        partners.setdefault(a, []).append(b)
+        partners.setdefault(b, []).append(a)
+    queue = sorted(state.crushed)
+    while queue:
+        body = bodies[queue.pop(0)]
+        near = [bodies[e] for e in sorted(partners.get(body.entity, ()))]
+        held = [other for other in near if not other.trigger
+                and (other.static or other.entity in state.pinned or other.entity in state.crushed)]
+        for axis in (0, 1):
+            gap = _squeeze(body.box, [other.box for other in held], axis)
+            if gap is not None:
+                shift = Vector2()
+                shift[axis] = (gap[0] + gap[1]) / 2 - (body.box[axis] + body.box[axis + 2] / 2)
+                body.transform.position.update(body.transform.position + shift)
+                body.sync()
+        for other in held:  # a pinned body it still overlaps is squeezed in the same vice
+            if not other.static and other.entity not in state.crushed and boxes_overlap(body.box, other.box):
+                state.crushed.add(other.entity)
+                queue.append(other.entity)
+
+
+def _squeeze(box: Box, held: list[Box],
+             axis: int) -> tuple[float, float] | None:
+    """The faces (low, high, px) of the narrowest gap along ``axis`` between
+    ``held`` boxes level with ``box`` on the other axis, one on each side of
+    its centre; None unless that gap is narrower than ``box``."""
+    other = 1 - axis
+    centre = box[axis] + box[axis + 2] / 2
+    low, high = -math.inf, math.inf
+    for h in held:
+        if axis_overlap(box, h, other) <= TOUCH_EPSILON:
+            continue  # not level with the body: it does not squeeze along this axis
+        if h[axis] + h[axis + 2] / 2 < centre:
+            low = max(low, h[axis] + h[axis + 2])
+        else:
+            high = min(high, h[axis])
+    if high - low >= box[axis + 2]:
+        return None
+    return low, high
+
+
+def grounded_bodies(contacts: list[Contact], up: Vector2) -> dict[int, Vector2]:
+    """Entities with ground below them in ``contacts`` (a contact normal at
+    most 45° from ``up``; TRIGGER contacts don't count), each with the normal
+    of that ground, from it to the entity (the most upright one)."""
+    grounded: dict[int, Vector2] = {}
+    if not up:
+        return grounded
+    for contact in contacts:
+        if contact.trigger:
+            continue
+        for entity, normal in ((contact.b, contact.normal), (contact.a, -contact.normal)):
+            if normal.dot(up) >= _DIAGONAL and (entity not in grounded or normal.dot(up) > grounded[entity].dot(up)):
+                grounded[entity] = normal
+    return grounded
+
+
+def snap_to_ground(state: Resolution, collision: CollisionSystem, grounded: dict[int, Vector2],
+                   up: Vector2) -> None:
+    """Move down onto the ground each body with ``Physics.ground_snap`` that
+    had ground below it last step (``grounded``: its normal), has none this
+    step and is not leaving it faster than the rest speed, both upward and
+    along that normal (a jump; walking up to a ramp's crest rises along the
+    slope, walking down one moves off the slope's normal without rising:
+    neither is leaving): by up to ``ground_snap``
+    px straight down, onto the first STATIC or SOLID below (never a TRIGGER,
+    never a one-way platform from below). That is a landing: the contact is
+    settled, and velocity away from the new ground is dropped, so a walker
+    crossing a ramp's crest stays on the flat beyond it."""
+    bodies = collision.bodies
+    snappers = [body for entity in sorted(grounded) if (body := bodies.get(entity)) is not None
+                and body.physics is not None and body.physics.ground_snap > 0.0 and not (body.static or body.trigger)]
+    if not snappers:
+        return
+    standing = grounded_bodies(state.contacts(), up)
+    for body in snappers:
+        physics = body.physics
+        assert physics is not None
+        moving = physics.velocity + body.frame
+        if body.entity in standing or min(moving.dot(up), moving.dot(grounded[body.entity])) > state.rest_speed:
+            continue  # on the ground already, or leaving it (rising, and off its surface): a jump
+        drop = -up * physics.ground_snap
+        landing = _first_below(state, collision, body, drop)
+        if landing is not None:
+            ground, hit = landing
+            body.transform.position.update(body.transform.position + drop * hit.time)
+            body.sync()
+            a, b = (body, ground) if body.entity < ground.entity else (ground, body)
+            normal = hit.normal if a is body else -hit.normal
+            state.settle(a, b, normal, state.holds(a, b, normal), 0.0, hit.surface, 1.0)
+            away = physics.velocity.dot(-hit.normal)  # hit.normal points from the body down to the ground
+            if away > 0.0:
+                physics.velocity.update(physics.velocity + hit.normal * away)
+
+
+def _first_below(state: Resolution, collision: CollisionSystem, body: Body, drop: Vector2) -> tuple[Body, Hit] | None:
+    """The first collider ``body`` would meet moving by ``drop`` px, and how."""
+    bodies = collision.bodies
+    reach = union_box(body.box, (body.box[0] + drop.x, body.box[1] + drop.y, body.box[2], body.box[3]))
+    first: tuple[float, int, Body, Hit] | None = None
+    for entity in collision.candidates(body, reach):
+        other = bodies[entity]
+        hit = None if other.trigger else sweep(body.box, body.shape, other.box, other.shape, drop)
+        if hit is None or (first is not None and (hit.time, entity) >= first[:2]):
+            continue
+        a, b = (body, other) if body.entity < entity else (other, body)
+        if state.permits(a, b, hit.normal if a is body else -hit.normal):
+            first = (hit.time, entity, other, hit)
+    return None if first is None else (first[2], first[3])
+
+
 def update_touching(world: World, contacts: list[Contact]) -> None:
     """Set every Touching component's flags, and ``ground``, from this step's
     contacts (TRIGGER contacts don't count)."""
@@ -217,11 +355,12 @@ def update_touching(world: World, contacts: list[Contact]) -> None:
             side = touching.get(entity)
             if side is None:
                 continue
-            side.down |= toward.y > 0.5
-            side.up |= toward.y < -0.5
-            side.right |= toward.x > 0.5
-            side.left |= toward.x < -0.5
-            if toward.y > 0.5:  # stands on other: the longest surface wins, then the smaller id
+            # Up to 45° from vertical is ground (or ceiling): a ramp is not a wall.
+            side.down |= toward.y >= _DIAGONAL
+            side.up |= toward.y <= -_DIAGONAL
+            side.right |= toward.x > _DIAGONAL + 2e-9
+            side.left |= toward.x < -_DIAGONAL - 2e-9
+            if toward.y >= _DIAGONAL:  # stands on other: the longest surface wins, then the smaller id
                 grounds[entity] = min(grounds.get(entity, (0.0, other)), (-contact.surface, other))
     for entity, (_, ground) in grounds.items():
         touching[entity].ground = ground
@@ -243,7 +382,7 @@ def _enqueue(queue: list[QueueItem], a: Body, b: Body, heap: bool = False) -> No
     if (min(ax + aw, bx + bw) - max(ax, bx) <= TOUCH_EPSILON
             or min(ay + ah, by + bh) - max(ay, by) <= TOUCH_EPSILON):
         return
-    contact = overlap(a.box, a.round, a.before, b.box, b.round, b.before, tie_direction(a.entity, b.entity))
+    contact = overlap(a.box, a.shape, a.before, b.box, b.shape, b.before, tie_direction(a.entity, b.entity))
     if contact is None:
         return
     item = (contact.entry, -contact.surface, a.entity, b.entity)

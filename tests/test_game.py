@@ -138,3 +138,30 @@ def test_importing_the_framework_prints_nothing():
         out = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
                              env=env, check=True)
         assert out.stdout == "" and out.stderr == "", module
+
+
+@pytest.mark.parametrize("shape, filled, empty", [
+    ("TRIANGLE_BOTTOM_RIGHT", (35, 5), (5, 5)),  # "/": the right angle at (40, 40)
+    ("TRIANGLE_BOTTOM_LEFT", (5, 5), (35, 5)),  # "\": the right angle at (0, 40)
+    ("TRIANGLE_TOP_LEFT", (5, 35), (35, 35)),
+    ("TRIANGLE_TOP_RIGHT", (35, 35), (5, 35)),
+])
+def test_triangles_are_drawn_as_the_half_box_they_collide_with(shape, filled, empty):
+    # A 40 px triangle at (0, 0), drawn by its Sprite and outlined by the
+    # debug overlay: the half holding the right-angle corner is filled (a
+    # point 5 px from that corner's vertical edge, 5 px from the box's far
+    # edge, lies inside); the opposite corner's point lies outside.
+    from components import ColliderType, Shape
+    from systems.debug import COLORS
+
+    game = Game(World(), size=(400, 200), headless=True, background=(0, 0, 0))  # the overlay's panel is top right
+    game.world.create_entity(Transform((0, 0)), Collider((40, 40), type=ColliderType.STATIC, shape=Shape[shape]),
+                             Sprite((255, 0, 0)))
+    game.frame(0.0)
+    assert game.screen.get_at(filled)[:3] == (255, 0, 0)
+    assert game.screen.get_at(empty)[:3] == (0, 0, 0)
+    game.debug.visible = True
+    game.frame(0.0)
+    # The overlay outlines the hypotenuse, which passes through the box's centre.
+    assert game.screen.get_at((20, 20))[:3] == COLORS[ColliderType.STATIC][:3]
+    game.close()

@@ -247,7 +247,7 @@ def test_platformer_lift_carries_the_player_through_its_turns_and_jumps_work():
     from examples.platformer import GRAVITY, JUMP_SPEED, Patrol
 
     world, keys, player = platformer()
-    lift = next(e for e, _ in world.get_component(Patrol))
+    lift = next(e for e, patrol in world.get_component(Patrol) if patrol.axis == 1)  # the vertical one
     lift_y = [position(world, lift).y]
     for step in range(215):
         world.step(DT)
@@ -267,10 +267,13 @@ def test_platformer_lift_carries_the_player_through_its_turns_and_jumps_work():
 
 
 def test_platformer_enemy_turns_at_the_ledge_and_the_player_drops_through_a_one_way_platform():
-    # The enemy walks the raised floor (tiles to x = 9·32 = 288, wall at
-    # x = 32): its ledge ray turns it before its front passes 288, so it
-    # never falls (its y stays on the ledge, 416 − 24 = 392), and it reaches
-    # both ends. The player, put on the right one-way platform (top y = 320),
+    # The enemy walks the raised floor (tiles to x = 9·32 = 288, then a 45°
+    # ramp down, wall at x = 32). Its ledge ray, 2 px ahead of its front
+    # (x + 24) and reaching 10 px below its feet (y = 416), meets the ramp's
+    # surface y = 416 + (x − 288) while x + 26 − 288 <= 10: it turns on the
+    # first step past x = 272 (70 px/s, so by 272 + 70·dt), with its body
+    # still on the ledge, so it never falls (y stays 416 − 24 = 392), and it
+    # reaches both ends. The player, put on the right one-way platform (top y = 320),
     # drops through it with Down + jump, lands on the pit floor (y = 448 − 30)
     # and meets the platforms again once clear of them.
     import pygame
@@ -291,6 +294,39 @@ def test_platformer_enemy_turns_at_the_ledge_and_the_player_drops_through_a_one_
         keys.held.discard(pygame.K_DOWN) if step == 21 else None
         xs.append(position(world, enemy).x)
         assert position(world, enemy).y == pytest.approx(392)
-    assert min(xs) == pytest.approx(32, abs=1.5) and 288 - 26 - 1.5 <= max(xs) <= 288 - 24
+    assert min(xs) == pytest.approx(32, abs=1.5) and 272 < max(xs) <= 272 + 70 * DT + 1e-9
     assert position(world, player).y == pytest.approx(448 - 30)
     assert world.component_for_entity(player, Collider).mask == ALL
+
+
+def test_platformer_player_runs_down_the_ramp_and_the_crusher_respawns_it():
+    # The raised floor (y = 416) ends at x = 288 in a 45° ramp down to the
+    # lower floor (y = 448) at x = 320. Running right at 220 px/s the player
+    # must drop 220·dt = 3.7 px a step to follow the slope, under its
+    # ground_snap of 8 px: Touching.down holds every step, down the ramp and
+    # onto the lower floor. Waiting under the crusher (x 352..416), whose
+    # bottom stops 10 px above the floor, the 30 px player is crushed once the
+    # crusher slams (after CRUSHER_DELAY s) and respawned on the lift.
+    import pygame
+
+    from examples.platformer import CRUSHER_DELAY, TILE
+
+    world, keys, player = platformer()
+    spawn = Vector2(18 * TILE + 5, 14 * TILE - 12 - 30)
+    position(world, player).update(250, 416 - 30)
+    world.step(DT)
+    crushed = []
+    world.on_crush(crushed.append)
+    keys.held.add(pygame.K_RIGHT)
+    steps = 0
+    while position(world, player).x < 370:
+        world.step(DT)
+        steps += 1
+        assert world.component_for_entity(player, Touching).down, position(world, player)
+    keys.held.discard(pygame.K_RIGHT)
+    assert position(world, player).y == pytest.approx(448 - 30)
+    while not crushed:
+        world.step(DT)
+        steps += 1
+        assert steps < CRUSHER_DELAY / DT + 30
+    assert crushed == [player] and position(world, player) == spawn

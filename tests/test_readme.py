@@ -56,16 +56,24 @@ def test_readme_game_layer_snippets_run_in_order_and_print_what_they_say(monkeyp
 def test_readme_collision_control_snippets_run_in_order_and_print_what_they_say():
     from components import Transform
 
-    lines, scope = run_section("Collision control", 6)  # layers, one-way, events, filters, contacts, queries
+    lines, scope = run_section("Collision control", 7)  # layers, one-way, events, filters, contacts, queries, slopes
     # The hero (20 px tall) fell onto the one-way ledge's top at y = 100: 80.
     assert lines[0] == "80.0 True"
     # A new begin handler hears the hero already standing there; the hop ends
     # the contact, and landing begins it again, normal from hero to ledge: down.
     assert [line.split()[0] for line in lines[1:4]] == ["landed", "left", "landed"]
     assert lines[3].endswith("normal [0, 1]")
-    assert lines[-3] == f"[{scope['ledge']}]"
+    assert lines[-5] == f"[{scope['ledge']}]"
     # The 10×20 box cast down from y = 0 meets the ledge's top when 300·t + 20 = 100.
-    assert float(lines[-2]) == pytest.approx(80 / 300)
-    assert lines[-1] == f"[{scope['ledge']}] [{scope['ledge']}]"
+    assert float(lines[-4]) == pytest.approx(80 / 300)
+    assert lines[-3] == f"[{scope['ledge']}] [{scope['ledge']}]"
+    # The frictionless sled slides along the 2:1 slope (vy / −vx = 0.5) at
+    # a = g·sin θ = 980/√5 = 438.3 px/s²: after 0.5 s, 219 px/s, on the ground.
+    ratio, speed, down = lines[-2].split()
+    assert float(ratio) == 0.5 and int(speed) == pytest.approx(980 / 5 ** 0.5 * 0.5, abs=1) and down == "True"
+    # The walls' faces meet the 10 px nut when 40 − 4·t_steps = 10, after
+    # step 7.5: steps 8 and 9 crush it, centred between the faces at 540.
+    nut = scope["nut"]
+    assert lines[-1] == f"[{nut}, {nut}] 540.0"
     # The bullet filtered against the hero passed through it.
     assert scope["world"].component_for_entity(scope["mine"], Transform).position.x < 0

@@ -7,6 +7,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from pygame import Vector2
 
+from components import Shape
 from systems.geometry import boxes_overlap
 from systems.narrowphase import circle_box_penetration, circles_penetration, overlap, sweep
 from systems.sweep import sweep_boxes, sweep_circle_box, sweep_circles
@@ -71,7 +72,7 @@ def test_circle_clipping_the_corner_square_but_missing_the_corner():
 
 
 def test_box_against_circle_flips_the_normal():
-    hit = sweep((20, 20, 20, 20), False, (-5, 12, 10, 10), True, Vector2(-40, 0))
+    hit = sweep((20, 20, 20, 20), Shape.BOX, (-5, 12, 10, 10), Shape.CIRCLE, Vector2(-40, 0))
     assert hit.time == pytest.approx(0.4)
     assert hit.normal.x == pytest.approx(-0.8) and hit.normal.y == pytest.approx(-0.6)
 
@@ -87,7 +88,7 @@ def test_discrete_circle_penetrations():
     assert p.depth == pytest.approx(2.5) and p.normal.x == pytest.approx(0.8)
     p = circle_box_penetration(Vector2(21, 25), 5, (20, 20, 10, 10))  # centre inside, 1 from left
     assert p.depth == pytest.approx(6) and p.normal == Vector2(1, 0)
-    p = overlap((15, 15, 10, 10), False, (15, 15, 10, 10), (0, 0, 10, 10), True, (0, 0, 10, 10))
+    p = overlap((15, 15, 10, 10), Shape.BOX, (15, 15, 10, 10), (0, 0, 10, 10), Shape.CIRCLE, (0, 0, 10, 10))
     assert p is None  # the box's corner (15, 15) is 7.07 from the disc's centre (5, 5)
 
 
@@ -98,13 +99,14 @@ moves = st.floats(-200, 200)
 
 def _overlaps_at(a, b, motion, t, shapes):
     moved = (a[0] + motion.x * t, a[1] + motion.y * t, a[2], a[3])
-    if shapes == (False, False):
+    if shapes == (Shape.BOX, Shape.BOX):
         return boxes_overlap(moved, b)
     return overlap(moved, shapes[0], moved, b, shapes[1], b) is not None
 
 
 @given(coord, coord, extent, coord, coord, extent, moves, moves,
-       st.sampled_from([(False, False), (True, True), (True, False), (False, True)]))
+       st.sampled_from([(Shape.BOX, Shape.BOX), (Shape.CIRCLE, Shape.CIRCLE), (Shape.CIRCLE, Shape.BOX),
+                        (Shape.BOX, Shape.CIRCLE)]))
 def test_sweep_agrees_with_sampling_the_path(ax, ay, sa, bx, by, sb, mx, my, shapes):
     a = (ax, ay, sa, sa)
     b = (bx, by, sb, sb)

@@ -4,7 +4,7 @@ import pygame
 import pytest
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Side, Sprite, Transform
+from components import Collider, ColliderType, Physics, Shape, Side, Sprite, Transform
 from ecs import Game, World
 from ecs.tiled import TileMap, load_map
 
@@ -139,7 +139,7 @@ def test_tiles_of_a_named_collision_layer_are_solid_whatever_they_are(tmp_path):
     assert len(tile_map.chunks) == 2
 
 
-def test_one_way_tiles_become_top_only_platforms_and_ramps_fail_loudly_until_supported(tmp_path):
+def test_one_way_tiles_become_top_only_platforms_and_ramp_tiles_triangles(tmp_path):
     ground = [row[:] for row in GROUND]
     ground[4][3] = 4  # a plank, on its own: a 16 px STATIC box stopping only from above
     world = World()
@@ -148,9 +148,14 @@ def test_one_way_tiles_become_top_only_platforms_and_ramps_fail_loudly_until_sup
     assert len(planks) == 1 and planks[0].type is ColliderType.STATIC and tuple(planks[0].size) == (16, 16)
     # The plank fills an empty cell: the 15 solid tiles still merge into 3, plus the plank.
     assert tile_map.solid_tiles == 15 and len(tile_map.colliders) == 4
-    ground[4][3] = 5  # a ramp
-    with pytest.raises(NotImplementedError, match="TRIANGLE_BOTTOM_LEFT"):
-        load_map(World(), tmx(tmp_path, [("ground", ground, True)]))
+    ground[4][3] = 5  # a ramp: one STATIC triangle filling its 16 px cell, named by its corner
+    for corner in ("bottom_left", "bottom_right", "top_left", "top_right"):
+        world = World()
+        tile_map = load_map(world, tmx(tmp_path, [("ground", ground, True)], ramp=corner))
+        ramps = [(e, c) for e, c in world.get_component(Collider) if c.shape.triangle]
+        assert [c.shape for _, c in ramps] == [Shape[f"TRIANGLE_{corner.upper()}"]]
+        assert ramps[0][1].type is ColliderType.STATIC and ramps[0][0] in tile_map.colliders
+        assert boxes(world, [ramps[0][0]]) == [(48, 64, 16, 16)]
     with pytest.raises(ValueError, match="'ramp' must be one of"):
         load_map(World(), tmx(tmp_path, [("ground", ground, True)], ramp="sideways"))
     with pytest.raises(FileNotFoundError):
