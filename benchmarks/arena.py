@@ -1,17 +1,20 @@
 """Arena benchmark: the same bouncing-box scene through this framework and pymunk.
 
-Our swept (continuous, the default) and discrete pipelines run side by side.
-
 N boxes (8×8 px) start on a jittered grid inside a closed static arena whose
 side grows with √N, with random velocities in ±speed px/s, elasticity 1, no
 gravity and friction, dt = 1/60 s. pymunk runs the same scene (boxes with
-infinite moment, elasticity 1, friction 0) in the same process. Absolute
-times vary with the machine's load; compare the ratios within one run.
+infinite moment, elasticity 1, friction 0) in the same process, its rounds
+interleaved with ours so the machine's load hits both alike; compare the
+ratios within one run, never absolute times across runs. For each speed and
+N it prints our ms/step (swept, the default pipeline) and pymunk's, the
+ratio, µs per body, bodies escaped from the arena (ours / pymunk), and our
+time per stage (the systems' ``World.timings``, ms/step).
 
     pip install -e .[bench]
-    python -m benchmarks.arena                 # N = 500, 1000, 2000, 4000
-    python -m benchmarks.arena --speed 3000    # fast bodies: who lets them escape?
-    python -m benchmarks.arena --counts 500 2000 --steps 120
+    python -m benchmarks.arena                          # N = 200 … 16,000 at 200 and 3,000 px/s
+    python -m benchmarks.arena --speed 3000 --counts 2000 --steps 10
+    python -m benchmarks.arena --plot arena.png         # ms/step against N, log axes
+    python -m benchmarks.arena --discrete               # the discrete pipeline too
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import gc
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
@@ -73,8 +76,21 @@ def wall_boxes(side: float) -> list[tuple[float, float, float, float]]:
     ]
 
 
-def run_ours(scene: Scene, steps: int, **world_options: object) -> tuple[float, int]:
-    """ms/step and escaped bodies for this framework."""
+#: The stages of a step, as the systems that run them are named in World.timings.
+STAGES = ("MovementSystem", "CollisionSystem", "ResponseSystem", "CollisionEvents")
+
+
+@dataclass
+class Result:
+    """One engine's best round: ms/step, bodies escaped, ms/step per stage."""
+
+    ms: float
+    escaped: int
+    stages: dict[str, float] = field(default_factory=dict)
+
+
+def run_ours(scene: Scene, steps: int, **world_options: object) -> Result:
+    """ms/step, escaped bodies and stage times for this framework."""
     world = World(**world_options)  # type: ignore[arg-type]
     for x, y, w, h in wall_boxes(scene.side):
         world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
@@ -85,16 +101,20 @@ def run_ours(scene: Scene, steps: int, **world_options: object) -> tuple[float, 
         world.create_entity(transform, Collider((BOX, BOX)), Physics(velocity, elasticity=1.0))
     world.step(DT)  # warm caches outside the timing
     gc.collect()
+    stages = dict.fromkeys(STAGES, 0.0)
     start = time.perf_counter()
     for _ in range(steps):
         world.step(DT)
+        for name in STAGES:
+            stages[name] += world.timings.get(name, 0.0)
     elapsed = time.perf_counter() - start
     centres = [(t.position.x + BOX / 2, t.position.y + BOX / 2) for t in transforms]
     world.close()
-    return elapsed / steps * 1000, escaped(centres, scene.side)
+    return Result(elapsed / steps * 1000, escaped(centres, scene.side),
+                  {name: total / steps for name, total in stages.items()})
 
 
-def run_pymunk(scene: Scene, steps: int) -> tuple[float, int]:
+def run_pymunk(scene: Scene, steps: int) -> Result:
     """ms/step and escaped bodies for pymunk on the same scene."""
     import pymunk
 
@@ -119,45 +139,88 @@ def run_pymunk(scene: Scene, steps: int) -> tuple[float, int]:
         space.step(DT)
     elapsed = time.perf_counter() - start
     centres = [(b.position.x, b.position.y) for b in bodies]
-    return elapsed / steps * 1000, escaped(centres, scene.side)
+    return Result(elapsed / steps * 1000, escaped(centres, scene.side))
+
+
+def measure(count: int, speed: float, steps: int, rounds: int, discrete: bool) -> dict[str, Result]:
+    """Each engine's best of ``rounds`` rounds on one scene, rounds interleaved."""
+    scene = make_scene(count, speed)
+    runs = {"swept": lambda: run_ours(scene, steps, continuous=True),
+            "pymunk": lambda: run_pymunk(scene, steps)}
+    if discrete:
+        runs["discrete"] = lambda: run_ours(scene, steps, continuous=False)
+    best: dict[str, Result] = {}
+    for _ in range(rounds):
+        for name, run in runs.items():
+            result = run()
+            if name not in best or result.ms < best[name].ms:
+                best[name] = result
+    return best
+
+
+def print_row(count: int, best: dict[str, Result]) -> None:
+    """One table row: ours, pymunk, ratio, µs/body, escapes, stage times."""
+    ours, theirs = best["swept"], best["pymunk"]
+    stages = " | ".join(f"{ours.stages[name]:.2f}" for name in STAGES)
+    row = (f"| {count} | {ours.ms:.2f} | {theirs.ms:.2f} | {ours.ms / theirs.ms:.1f}x "
+           f"| {ours.ms * 1000 / count:.2f} | {ours.escaped} / {theirs.escaped} | {stages} |")
+    if "discrete" in best:
+        row += f" {best['discrete'].ms:.2f} | {best['discrete'].escaped} |"
+    print(row, flush=True)
+
+
+def plot(path: str, table: dict[float, dict[int, dict[str, Result]]]) -> None:
+    """ms/step against N for both engines at each speed, log axes, to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for line, (speed, rows) in zip(("-", "--", ":", "-."), table.items()):
+        counts = sorted(rows)
+        for engine, name, marker, colour in (("swept", "ecs-arcade", "o", "tab:blue"),
+                                             ("pymunk", "pymunk", "s", "tab:orange")):
+            axes.plot(counts, [rows[n][engine].ms for n in counts], line, marker=marker, color=colour,
+                      label=f"{name}, ±{speed:g} px/s")
+    axes.axhline(1000 / 60, color="grey", linewidth=0.8, label="16.7 ms (a 60 Hz frame)")
+    axes.set(xscale="log", yscale="log", xlabel="bodies (N)", ylabel="ms per step",
+             title="Arena: 8×8 boxes, elasticity 1, dt = 1/60 s (one run)")
+    axes.grid(True, which="both", linewidth=0.3)
+    axes.legend(fontsize=8, loc="upper left")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Print ms/step for both of our pipelines and pymunk, ratios, escapes."""
+    """Print the table for each speed; optionally plot it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--counts", type=int, nargs="+", default=[500, 1000, 2000, 4000])
-    parser.add_argument("--steps", type=int, default=60, help="timed steps per round")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per engine; the best is shown")
-    parser.add_argument("--speed", type=float, default=200.0,
-                        help="initial velocities uniform in ±speed px/s, both engines (default 200)")
+    parser.add_argument("--counts", type=int, nargs="+", default=[200, 1000, 2000, 4000, 10000, 16000])
+    parser.add_argument("--speed", type=float, nargs="+", default=[200.0, 3000.0],
+                        help="initial velocities uniform in ±speed px/s, both engines (default 200 3000)")
+    parser.add_argument("--steps", type=int, default=20, help="timed steps per round")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds per engine; the best is shown")
+    parser.add_argument("--discrete", action="store_true", help="also time the discrete pipeline")
+    parser.add_argument("--plot", metavar="PATH", help="save ms/step against N (log axes) as an image")
     args = parser.parse_args(argv)
-    print(f"arena: 8x8 boxes, ±{args.speed:g} px/s, e=1, dt=1/60, best of {args.rounds} rounds "
-          f"of {args.steps} steps, walls {WALL:g} px thick")
-    print("| N | swept ms/step | discrete ms/step | pymunk ms/step | swept/discrete | swept/pymunk "
-          "| swept µs/body | discrete µs/body | escaped swept | escaped discrete | escaped pymunk |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    for count in args.counts:
-        scene = make_scene(count, args.speed)
-        # Interleave the engines in rounds and keep each one's best round:
-        # load on the machine then hits all three alike.
-        best: dict[str, tuple[float, int]] = {}
-        runs = {
-            "swept": lambda: run_ours(scene, args.steps, continuous=True),
-            "discrete": lambda: run_ours(scene, args.steps, continuous=False),
-            "pymunk": lambda: run_pymunk(scene, args.steps),
-        }
-        for _ in range(args.rounds):
-            for name, run in runs.items():
-                ms, out = run()
-                best[name] = min(best.get(name, (ms, out)), (ms, out))
-        (swept_ms, swept_out), (discrete_ms, discrete_out), (theirs_ms, theirs_out) = (
-            best["swept"], best["discrete"], best["pymunk"])
-        print(
-            f"| {count} | {swept_ms:.2f} | {discrete_ms:.2f} | {theirs_ms:.2f} "
-            f"| {swept_ms / discrete_ms:.2f}x | {swept_ms / theirs_ms:.1f}x "
-            f"| {swept_ms * 1000 / count:.2f} | {discrete_ms * 1000 / count:.2f} "
-            f"| {swept_out} | {discrete_out} | {theirs_out} |"
-        )
+    table: dict[float, dict[int, dict[str, Result]]] = {}
+    for speed in args.speed:
+        print(f"\narena: 8x8 boxes, ±{speed:g} px/s, e=1, dt=1/60, best of {args.rounds} rounds "
+              f"of {args.steps} steps, walls {WALL:g} px thick; stages in ms/step")
+        header = ("| N | ours ms/step | pymunk ms/step | ours/pymunk | ours µs/body | escaped ours / pymunk | "
+                  + " | ".join(name.removesuffix("System") for name in STAGES) + " |")
+        if args.discrete:
+            header += " discrete ms/step | escaped discrete |"
+        print(header)
+        print("|---" * (header.count("|") - 1) + "|")
+        table[speed] = {}
+        for count in args.counts:
+            table[speed][count] = measure(count, speed, args.steps, args.rounds, args.discrete)
+            print_row(count, table[speed][count])
+    if args.plot:
+        plot(args.plot, table)
+        print(f"\nplot saved to {args.plot}")
+
 
 if __name__ == "__main__":
     main()

@@ -169,9 +169,10 @@ class Resolution:
         it between the squeezing surfaces)."""
         pinned = self.holds(a, b, normal)
         if pinned[0] and pinned[1]:  # squeezed between things that won't yield: crushed
+            # Still pushed out of a STATIC (push_share moves the one that is
+            # not), so nothing is left inside level geometry; Response then
+            # centres it between the squeezing surfaces (``centre_crushed``).
             self.crushed.update(body.entity for body in (a, b) if not body.static)
-            self.settle(a, b, normal, pinned, depth, surface)
-            return []
         lift = self._slope_lift(a, b, normal)
         if lift is not None:  # settle onto a floor slope straight up: see _slope_lift
             body, rise = lift

@@ -249,22 +249,24 @@ def centre_crushed(state: Resolution, collision: CollisionSystem) -> None:
                 queue.append(other.entity)
 
 
-def _squeeze(box: Box, held: list[Box],
-             axis: int) -> tuple[float, float] | None:
+def _squeeze(box: Box, held: list[Box], axis: int) -> tuple[float, float] | None:
     """The faces (low, high, px) of the narrowest gap along ``axis`` between
-    ``held`` boxes level with ``box`` on the other axis, one on each side of
-    its centre; None unless that gap is narrower than ``box``."""
+    ``held`` boxes that press on ``box`` along that axis (they overlap it
+    less along ``axis`` than along the other: the minimum displacement is
+    along ``axis``), one on each side of its centre; None unless that gap is
+    narrower than ``box`` and its faces have not crossed."""
     other = 1 - axis
     centre = box[axis] + box[axis + 2] / 2
     low, high = -math.inf, math.inf
     for h in held:
-        if axis_overlap(box, h, other) <= TOUCH_EPSILON:
-            continue  # not level with the body: it does not squeeze along this axis
+        across = axis_overlap(box, h, other)
+        if across <= TOUCH_EPSILON or axis_overlap(box, h, axis) > across:
+            continue  # beside the body, or pressing on it along the other axis
         if h[axis] + h[axis + 2] / 2 < centre:
             low = max(low, h[axis] + h[axis + 2])
         else:
             high = min(high, h[axis])
-    if high - low >= box[axis + 2]:
+    if high - low >= box[axis + 2] or high < low:
         return None
     return low, high
 

@@ -4,7 +4,7 @@ import importlib.util
 
 import pytest
 
-from benchmarks.arena import escaped, make_scene, main, run_ours
+from benchmarks.arena import STAGES, escaped, make_scene, main, run_ours
 
 
 def test_scene_grows_with_sqrt_n_and_starts_inside():
@@ -16,15 +16,23 @@ def test_scene_grows_with_sqrt_n_and_starts_inside():
 
 @pytest.mark.parametrize("continuous", [True, False])
 def test_our_side_keeps_every_box_in(continuous):
-    ms, out = run_ours(make_scene(60, 200), 20, continuous=continuous)
-    assert ms > 0 and out == 0
+    result = run_ours(make_scene(60, 200), 20, continuous=continuous)
+    assert result.ms > 0 and result.escaped == 0
+    assert set(result.stages) == set(STAGES) and sum(result.stages.values()) <= result.ms
 
 
 @pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
-def test_table_prints_with_pymunk(capsys):
-    main(["--counts", "40", "--steps", "3", "--rounds", "1"])
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith("| N |") and lines[3].startswith("| 40 |")
+def test_table_prints_with_pymunk_at_each_speed_and_plots(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    main(["--counts", "40", "--steps", "3", "--rounds", "1", "--speed", "200", "3000",
+          "--plot", str(tmp_path / "arena.png")])
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 40 |")]
+    assert len(lines) == 2  # one row per speed
+    for line in lines:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        assert len(cells) == 6 + len(STAGES)  # N, ours, pymunk, ratio, µs/body, escapes, stages
+        assert cells[5].startswith("0 / ")  # ours never escape
+    assert (tmp_path / "arena.png").stat().st_size > 10_000
 
 
 def test_adventure_benchmark_generates_a_200_by_50_map_that_merges_into_few_colliders(tmp_path):
