@@ -237,36 +237,43 @@ def centre_crushed(state: Resolution, collision: CollisionSystem) -> None:
         held = [other for other in near if not other.trigger
                 and (other.static or other.entity in state.pinned or other.entity in state.crushed)]
         for axis in (0, 1):
-            gap = _squeeze(body.box, [other.box for other in held], axis)
-            if gap is not None:
-                shift = Vector2()
-                shift[axis] = (gap[0] + gap[1]) / 2 - (body.box[axis] + body.box[axis + 2] / 2)
-                body.transform.position.update(body.transform.position + shift)
-                body.sync()
+            gap = _squeeze(body.box, [(other.box, other.static) for other in held], axis)
+            if gap is None:
+                continue
+            (low, low_static), (high, high_static) = gap
+            shift = Vector2()
+            shift[axis] = (low + high) / 2 - (body.box[axis] + body.box[axis + 2] / 2)
+            if (shift[axis] < 0 and low_static and not high_static) or (
+                    shift[axis] > 0 and high_static and not low_static):
+                continue  # that would press it into a STATIC to make room for a body that can move
+            body.transform.position.update(body.transform.position + shift)
+            body.sync()
         for other in held:  # a pinned body it still overlaps is squeezed in the same vice
             if not other.static and other.entity not in state.crushed and boxes_overlap(body.box, other.box):
                 state.crushed.add(other.entity)
                 queue.append(other.entity)
 
 
-def _squeeze(box: Box, held: list[Box], axis: int) -> tuple[float, float] | None:
-    """The faces (low, high, px) of the narrowest gap along ``axis`` between
-    ``held`` boxes that press on ``box`` along that axis (they overlap it
-    less along ``axis`` than along the other: the minimum displacement is
-    along ``axis``), one on each side of its centre; None unless that gap is
+def _squeeze(box: Box, held: list[tuple[Box, bool]],
+             axis: int) -> tuple[tuple[float, bool], tuple[float, bool]] | None:
+    """The faces (low, high, px, each with whether a STATIC owns it) of the
+    narrowest gap along ``axis`` between ``held`` boxes (each with whether it
+    is STATIC) that press on ``box`` along that axis (they overlap it less
+    along ``axis`` than along the other: the minimum displacement is along
+    ``axis``), one on each side of its centre; None unless that gap is
     narrower than ``box`` and its faces have not crossed."""
     other = 1 - axis
     centre = box[axis] + box[axis + 2] / 2
-    low, high = -math.inf, math.inf
-    for h in held:
+    low, high = (-math.inf, False), (math.inf, False)
+    for h, static in held:
         across = axis_overlap(box, h, other)
         if across <= TOUCH_EPSILON or axis_overlap(box, h, axis) > across:
             continue  # beside the body, or pressing on it along the other axis
         if h[axis] + h[axis + 2] / 2 < centre:
-            low = max(low, h[axis] + h[axis + 2])
+            low = max(low, (h[axis] + h[axis + 2], static))
         else:
-            high = min(high, h[axis])
-    if high - low >= box[axis + 2] or high < low:
+            high = min(high, (h[axis], static), key=lambda face: face[0])
+    if high[0] - low[0] >= box[axis + 2] or high[0] < low[0]:
         return None
     return low, high
 
