@@ -164,9 +164,9 @@ class Resolution:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
         the contact (touching faces ``surface`` px long); return the bodies
         that moved. When both hold still that way (a STATIC or a body pinned
-        against one on each side) nothing moves: the body between is
-        ``crushed``, never pushed out through a STATIC (Response then centres
-        it between the squeezing surfaces)."""
+        against one on each side) the body between is ``crushed``: it is
+        still pushed out of a STATIC, and Response then centres it between
+        the squeezing surfaces (``centre_crushed``)."""
         pinned = self.holds(a, b, normal)
         if pinned[0] and pinned[1]:  # squeezed between things that won't yield: crushed
             # Still pushed out of a STATIC (push_share moves the one that is
