@@ -55,8 +55,7 @@ def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
     inside) and along which axis it enters last; None if it never does."""
     if motion.x == 0.0 and motion.y == 0.0:
         return None
-    x_slab = _slab(a[0], a[2], b[0], b[2], motion.x)
-    y_slab = _slab(a[1], a[3], b[1], b[3], motion.y)
+    x_slab, y_slab = (_slab(a[axis], a[axis + 2], b[axis], b[axis + 2], motion[axis]) for axis in (0, 1))
     if x_slab is None or y_slab is None:
         return None
     slabs = (x_slab, y_slab)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pygame import Vector2
+
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 
@@ -34,3 +36,17 @@ def velocity(world: World, entity: int):
 def run(world: World, steps: int, dt: float = DT) -> None:
     for _ in range(steps):
         world.step(dt)
+
+
+def kinetic_energy(world: World, entities: list[int]) -> float:
+    """Σ ½·m·v² over ``entities``."""
+    return sum(0.5 * world.component_for_entity(e, Physics).mass * velocity(world, e).length_squared()
+               for e in entities)
+
+
+def momentum(world: World, entities: list[int]):
+    """Σ m·v over ``entities``, a Vector2."""
+    total = Vector2()
+    for e in entities:
+        total += velocity(world, e) * world.component_for_entity(e, Physics).mass
+    return total

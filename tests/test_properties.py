@@ -22,7 +22,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Shape, Transform
 from ecs import World
-from helpers import DT, box, position, run, velocity, wall
+from helpers import DT, box, kinetic_energy, momentum, position, run, velocity, wall
 
 SIDE = 200.0  # px, inside of the arena
 WALL = 60.0  # px: thicker than any body moves in a step here (3000 px/s = 50 px)
@@ -93,18 +93,6 @@ def step_within_reach(world: World, entities: list[int], continuous: bool) -> No
     if not continuous:
         assume(all((position(world, e) - world.component_for_entity(e, Transform).previous_position).length()
                    < WALL - 20 for e in entities))
-
-
-def kinetic_energy(world, entities):
-    return sum(0.5 * world.component_for_entity(e, Physics).mass * velocity(world, e).length_squared()
-               for e in entities)
-
-
-def momentum(world, entities):
-    total = Vector2()
-    for e in entities:
-        total += velocity(world, e) * world.component_for_entity(e, Physics).mass
-    return total
 
 
 def momentum_scale(world, entities):

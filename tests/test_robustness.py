@@ -13,19 +13,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Shape, Transform, limits
 from ecs import Game, World
-from helpers import DT, box, position, run, velocity, wall
-
-
-def kinetic_energy(world, entities):
-    return sum(0.5 * world.component_for_entity(e, Physics).mass * velocity(world, e).length_squared()
-               for e in entities)
-
-
-def momentum(world, entities):
-    total = Vector2()
-    for e in entities:
-        total += velocity(world, e) * world.component_for_entity(e, Physics).mass
-    return total
+from helpers import DT, box, kinetic_energy, momentum, position, run, velocity, wall
 
 
 def test_friction_against_a_body_backed_by_a_wall_uses_real_masses(make_world):

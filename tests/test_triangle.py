@@ -641,6 +641,26 @@ def swept_boxes(draw):
 SAMPLES = [i / 400 for i in range(401)]
 
 
+def agrees_with_samples(hit, depth, motion) -> bool:
+    """Check a sweep's hit against the penetration ``depth(t)`` sampled
+    along the path: a miss only where the path merely grazes; a hit touching
+    (depth 0) at its time, with a unit normal the motion drives into, no
+    later than the first sampled overlap and within one sample of it.
+    Returns whether there was a hit (to check its normal further)."""
+    depths = [depth(t) for t in SAMPLES]
+    first = next((t for t, d in zip(SAMPLES, depths) if d > 1e-9), None)
+    if hit is None:
+        assert max(depths) < 1e-6  # only grazing may be missed
+        return False
+    assert 0 <= hit.time <= 1 and math.isclose(hit.normal.length(), 1)
+    assert abs(depth(hit.time)) <= 1e-6  # touching at the time of impact
+    assert motion.dot(hit.normal) > 0
+    if first is not None:
+        assert hit.time <= first + 1e-9
+        assert hit.time >= first - 1 / 400 - 1e-9 or depth(first) < 1e-6
+    return True
+
+
 @given(swept_boxes(), corners)
 def test_box_sweep_agrees_with_sampling_the_path(case, corner):
     tri, box, motion = case
@@ -651,20 +671,10 @@ def test_box_sweep_agrees_with_sampling_the_path(case, corner):
 
     assume(depth(0.0) <= 1e-9)
     hit = sweep_box_triangle(box, tri, corner, motion)
-    depths = [depth(t) for t in SAMPLES]
-    first = next((t for t, d in zip(SAMPLES, depths) if d > 1e-9), None)
-    if hit is None:
-        assert max(depths) < 1e-6  # only grazing may be missed
-        return
-    assert 0 <= hit.time <= 1 and math.isclose(hit.normal.length(), 1)
-    assert abs(depth(hit.time)) <= 1e-6  # touching at the time of impact
-    assert motion.dot(hit.normal) > 0
-    n = hypotenuse_normal(tri, corner)
-    faces = (-n, Vector2(1, 0), Vector2(-1, 0), Vector2(0, 1), Vector2(0, -1))
-    assert any(close(hit.normal, v) for v in faces)
-    if first is not None:
-        assert hit.time <= first + 1e-9
-        assert hit.time >= first - 1 / 400 - 1e-9 or depth(first) < 1e-6
+    if agrees_with_samples(hit, depth, motion):
+        n = hypotenuse_normal(tri, corner)
+        faces = (-n, Vector2(1, 0), Vector2(-1, 0), Vector2(0, 1), Vector2(0, -1))
+        assert any(close(hit.normal, v) for v in faces)
 
 
 @given(swept_boxes(), corners)
@@ -678,19 +688,9 @@ def test_circle_sweep_agrees_with_sampling_the_path(case, corner):
 
     assume(depth(0.0) <= 1e-9)
     hit = sweep_circle_triangle(start, radius, tri, corner, motion)
-    depths = [depth(t) for t in SAMPLES]
-    first = next((t for t, d in zip(SAMPLES, depths) if d > 1e-9), None)
-    if hit is None:
-        assert max(depths) < 1e-6
-        return
-    assert 0 <= hit.time <= 1 and math.isclose(hit.normal.length(), 1)
-    at = start + motion * hit.time
-    assert abs(depth(hit.time)) <= 1e-6
-    assert close(hit.normal, (closest_point(at, poly) - at).normalize(), 1e-6)
-    assert motion.dot(hit.normal) > 0
-    if first is not None:
-        assert hit.time <= first + 1e-9
-        assert hit.time >= first - 1 / 400 - 1e-9 or depth(first) < 1e-6
+    if agrees_with_samples(hit, depth, motion):
+        at = start + motion * hit.time
+        assert close(hit.normal, (closest_point(at, poly) - at).normalize(), 1e-6)
 
 
 @given(swept_boxes(), corners)
