@@ -16,7 +16,7 @@ dozen examples per test; ``pytest tests/test_properties.py
 import math
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from pygame import Vector2
 
@@ -127,8 +127,25 @@ def test_frictionless_scenes_never_gain_energy_nor_momentum_away_from_walls(cont
             assert (momentum(world, entities) - moment).length() <= 1e-9 * scale, f"step {step}"
 
 
+# Two piles found by the long profile (bodies spawned on one corner spot
+# under oblique gravity, and a pile hit by a fast box): 0.01–0.09 px past
+# the tolerance once, kept here so they stay fixed.
+_CORNER_PILE = [(False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.2)] * 2 + [
+    (True, 17.094272413429795, 4.0, 0.0, 0.0, 0.0, 0.0, 1.8714817972662687, 0.0, 0.0)] + [
+    (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.2)] * 2 + [
+    (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0),
+    (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.46710419184184293, 2.3477097253804993, 0.0, 0.0),
+    (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0)]
+_STRUCK_PILE = [(False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0),
+                (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 0.25, 0.0, 0.0)] + [
+    (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0)] * 4 + [
+    (False, 4.0, 4.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0)]
+
+
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @given(specs=shapes, gravity=st.sampled_from([(0, 0), (0, 980), (700, -400)]))
+@example(specs=_CORNER_PILE, gravity=(700, -400))
+@example(specs=_STRUCK_PILE, gravity=(0, 0))
 def test_closed_arena_keeps_everything_in_finite_and_statics_still(continuous, specs, gravity):
     # Bodies move less than the 60 px walls are thick in a step: the discrete
     # pipeline must hold too, circles included.
@@ -204,12 +221,14 @@ def inside_ramp(world, entity, ramps) -> bool:
     return False
 
 
-@pytest.mark.xfail(strict=True, reason="open (issue 8): a pile spawned on one corner spot lets a body through the "
-                   "wall in the discrete pipeline; found by the long hypothesis profile")
 def test_a_pile_spawned_in_a_corner_stays_in_the_discrete_arena():
     # Seven boxes spawned overlapping at the arena's top-left corner, one
     # moving left at 450 px/s (7.5 px a step, far less than the 60 px wall).
-    # Nothing may end outside [0, SIDE]² (0.5 px tolerance).
+    # Nothing may end a step outside [0, SIDE]² (0.5 px tolerance). Found
+    # by the long hypothesis profile: on the first step the mover's pushes
+    # went to the pile's chain of shared pushes, its per-body cap ran out
+    # before its pair with the wall came up, and it was left 6 px inside the
+    # wall, to be pushed out through the far side later.
     specs = [(False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0), (False, 4.0, 4.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0),
              (False, 4.0, 6.0, 0.0078125, 0.125, 0.0, -0.5, 1.0, 0.0, 0.0),
              (False, 8.0, 4.0, 0.0078125, 0.125, -0.5, 0.0, 1.0, 0.0, 0.0),
@@ -218,7 +237,8 @@ def test_a_pile_spawned_in_a_corner_stays_in_the_discrete_arena():
     world = World(continuous=False)
     arena(world)
     entities = populate(world, specs, top_speed(False))
-    run(world, 90)
-    for e in entities:
-        p, size = position(world, e), world.component_for_entity(e, Collider).size
-        assert -0.5 <= p.x and p.x + size.x <= SIDE + 0.5 and -0.5 <= p.y and p.y + size.y <= SIDE + 0.5, (e, p)
+    for step in range(90):
+        world.step(DT)
+        for e in entities:
+            p, size = position(world, e), world.component_for_entity(e, Collider).size
+            assert -0.5 <= p.x and p.x + size.x <= SIDE + 0.5 and -0.5 <= p.y and p.y + size.y <= SIDE + 0.5, (step, e, p)
