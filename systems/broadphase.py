@@ -90,6 +90,12 @@ class SpatialGrid:
     filed only re-files it when the cells it covers change, which for most
     moving bodies they don't, so a step allocates little. ``remove`` drops
     an entity that is gone. ``boxes`` holds every box, small and large.
+
+    Boxes inserted as ``fixed`` (level geometry) are kept apart, in cells and
+    a large list of their own, and never paired with each other: ``pairs``
+    walks only the cells that hold a box that is not fixed, so a level's
+    tiles cost nothing while nothing moves near them (as Box2D keeps static
+    bodies in a tree of their own).
     """
 
     def __init__(self, cell_size: float) -> None:
@@ -97,27 +103,33 @@ class SpatialGrid:
             raise ValueError(f"cell_size must be a finite number > 0, got {cell_size!r}")
         self.cell_size = cell_size
         self.cells: dict[Cell, list[int]] = {}
+        self.fixed_cells: dict[Cell, list[int]] = {}
         self.boxes: dict[int, Box] = {}
         self.spans: dict[int, Span] = {}
         self.large: dict[int, Box] = {}
+        self.fixed_large: dict[int, Box] = {}
+        self.fixed: set[int] = set()
 
-    def insert(self, entity: int, box: Box) -> None:
+    def insert(self, entity: int, box: Box, fixed: bool = False) -> None:
         """File (or re-file) ``entity`` under every cell ``box`` covers, or
-        in the list of large boxes."""
+        in the list of large boxes; ``fixed`` for level geometry."""
         self.boxes[entity] = box
         span = _span(box, self.cell_size)
         old = self.spans.get(entity)
-        if old == span:
-            if entity in self.large:
-                self.large[entity] = box
+        if old == span and (entity in self.fixed) is fixed:  # the usual case: same cells
+            large = self.fixed_large if fixed else self.large
+            if entity in large:
+                large[entity] = box
             return
+        cells, large = (self.fixed_cells, self.fixed_large) if fixed else (self.cells, self.large)
         if old is not None:
             self._unfile(entity, old)
         self.spans[entity] = span
+        if fixed:
+            self.fixed.add(entity)
         if _area(span) > LARGE_SPAN:
-            self.large[entity] = box
+            large[entity] = box
             return
-        cells = self.cells
         for cx in range(span[0], span[2] + 1):
             for cy in range(span[1], span[3] + 1):
                 members = cells.get((cx, cy))
@@ -134,9 +146,11 @@ class SpatialGrid:
             del self.boxes[entity]
 
     def _unfile(self, entity: int, span: Span) -> None:
-        if self.large.pop(entity, None) is not None:
+        fixed = entity in self.fixed
+        self.fixed.discard(entity)
+        cells, large = (self.fixed_cells, self.fixed_large) if fixed else (self.cells, self.large)
+        if large.pop(entity, None) is not None:
             return
-        cells = self.cells
         for cx in range(span[0], span[2] + 1):
             for cy in range(span[1], span[3] + 1):
                 members = cells[(cx, cy)]
@@ -144,28 +158,38 @@ class SpatialGrid:
                 if not members:
                     del cells[(cx, cy)]
 
+    def filed_at(self, cell: Cell) -> Iterator[int]:
+        """The entities filed in ``cell`` (not the large ones)."""
+        yield from self.cells.get(cell, ())
+        yield from self.fixed_cells.get(cell, ())
+
     def pairs(self, skip: Collection[int] = (), shuffle: int = 0) -> list[tuple[int, int]]:
         """Every pair (a, b), a < b, whose boxes overlap or touch, each once,
-        except pairs with both entities in ``skip`` (e.g. two STATICs); in a
-        pile (see ``PILE``), a subset chosen by ``shuffle`` (e.g. the step
-        number) in which every STATIC in ``skip`` meets every mover."""
+        except pairs with both entities in ``skip`` (e.g. two STATICs) or
+        both fixed; in a pile (see ``PILE``), a subset chosen by ``shuffle``
+        (e.g. the step number) in which every STATIC in ``skip`` and every
+        fixed box meets every mover."""
         found: list[tuple[int, int]] = []
         piled: set[tuple[int, int]] = set()
         boxes = self.boxes
         size = self.cell_size
         floor = math.floor
+        fixed_cells = self.fixed_cells
         for (cx, cy), members in self.cells.items():
+            fixed = fixed_cells.get((cx, cy)) if fixed_cells else None
             count = len(members)
-            if count < 2:
+            if count < 2 and fixed is None:
                 continue
-            if count > CROWD and self._is_pile(members):
-                piled.update(self._pile_pairs(members, skip, shuffle))
+            if count > CROWD and self._is_pile(members + (fixed or [])):
+                piled.update(self._pile_pairs(members, fixed or [], skip, shuffle))
                 continue
-            for i in range(count - 1):
-                a = members[i]
+            everyone = members + fixed if fixed else members  # movers first: a is never fixed
+            total = len(everyone)
+            for i in range(count if fixed else count - 1):
+                a = everyone[i]
                 ax, ay, aw, ah = boxes[a]
-                for j in range(i + 1, count):
-                    b = members[j]
+                for j in range(i + 1, total):
+                    b = everyone[j]
                     bx, by, bw, bh = boxes[b]
                     left = ax if ax > bx else bx
                     top = ay if ay > by else by
@@ -177,7 +201,7 @@ class SpatialGrid:
                         found.append((a, b) if a < b else (b, a))
         if piled:  # pairs of a pile come from a set: order them, and drop repeats
             found = sorted(piled.union(found))
-        if self.large:
+        if self.large or self.fixed_large:
             found += self._large_pairs(skip)
         return found
 
@@ -188,14 +212,16 @@ class SpatialGrid:
         total = sum(min(boxes[e][2] * boxes[e][3], cell_area) for e in members)
         return total > PILE * cell_area
 
-    def _pile_pairs(self, members: list[int], skip: Collection[int], shuffle: int) -> list[tuple[int, int]]:
-        """Pairs of a pile (see ``PILE``): every STATIC in ``skip`` with every
-        mover, and each mover with the next CROWD along the Z-order curve of
-        their centres (spatial neighbours, so mostly overlapping pairs);
-        movers on one spot are ordered by a hash of the entity and
-        ``shuffle``, so that every pair of them comes round over the steps."""
+    def _pile_pairs(self, members: list[int], fixed: list[int], skip: Collection[int],
+                    shuffle: int) -> list[tuple[int, int]]:
+        """Pairs of a pile (see ``PILE``): every STATIC in ``skip`` and every
+        ``fixed`` box with every mover, and each mover with the next CROWD
+        along the Z-order curve of their centres (spatial neighbours, so
+        mostly overlapping pairs); movers on one spot are ordered by a hash
+        of the entity and ``shuffle``, so that every pair of them comes
+        round over the steps."""
         boxes = self.boxes
-        statics = [e for e in members if e in skip]
+        statics = [e for e in members if e in skip] + fixed
         step = self.cell_size / 16.0
 
         def key(entity: int) -> tuple[int, int, int]:
@@ -212,16 +238,21 @@ class SpatialGrid:
 
     def load(self, box: Box) -> int:
         """How many filed boxes a ``query`` of ``box`` would look at."""
-        return sum(len(members) for _, members in self._cells_within(_span(box, self.cell_size))) + len(self.large)
+        span = _span(box, self.cell_size)
+        return (sum(len(members) for cells in (self.cells, self.fixed_cells)
+                    for _, members in _cells_within(cells, span)) + len(self.large) + len(self.fixed_large))
 
     def _large_pairs(self, skip: Collection[int]) -> list[tuple[int, int]]:
-        """Pairs with at least one large box: large with small, each found
-        once (from the cell holding the top-left corner of the two boxes'
-        intersection, as for small pairs), then large with large."""
+        """Pairs with at least one large box, not both fixed: large with
+        small, each found once (from the cell holding the top-left corner of
+        the two boxes' intersection, as for small pairs), then large with
+        large."""
         found: list[tuple[int, int]] = []
         boxes, size, floor = self.boxes, self.cell_size, math.floor
-        for large, box in self.large.items():
-            for (cx, cy), members in self._cells_within(self.spans[large]):
+        sweeps = [(large, box, cells) for large, box in self.large.items() for cells in (self.cells, self.fixed_cells)]
+        sweeps += [(large, box, self.cells) for large, box in self.fixed_large.items()]
+        for large, box, cells in sweeps:
+            for (cx, cy), members in _cells_within(cells, self.spans[large]):
                 for other in members:
                     ox, oy, _, _ = other_box = boxes[other]
                     if (large in skip and other in skip) or not _touch(box, other_box):
@@ -230,37 +261,40 @@ class SpatialGrid:
                         found.append((large, other) if large < other else (other, large))
         ordered = list(self.large.items())
         for i, (a, box_a) in enumerate(ordered):
-            for b, box_b in ordered[i + 1:]:
+            for b, box_b in ordered[i + 1:] + list(self.fixed_large.items()):
                 if not (a in skip and b in skip) and _touch(box_a, box_b):
                     found.append((a, b) if a < b else (b, a))
         return found
-
-    def _cells_within(self, span: Span) -> Iterator[tuple[Cell, list[int]]]:
-        """The occupied cells inside ``span``: by walking the span's cells
-        or the occupied ones, whichever are fewer (in a stable order)."""
-        cells = self.cells
-        if _area(span) <= len(cells):
-            for cx in range(span[0], span[2] + 1):
-                for cy in range(span[1], span[3] + 1):
-                    members = cells.get((cx, cy))
-                    if members is not None:
-                        yield (cx, cy), members
-            return
-        for cell, members in cells.items():
-            if span[0] <= cell[0] <= span[2] and span[1] <= cell[1] <= span[3]:
-                yield cell, members
 
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
         x, y, w, h = box
         hits: set[int] = set()
         boxes = self.boxes
-        for _, members in self._cells_within(_span(box, self.cell_size)):
-            for entity in members:
-                ox, oy, ow, oh = boxes[entity]
-                if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:
+        span = _span(box, self.cell_size)
+        for cells in (self.cells, self.fixed_cells):
+            for _, members in _cells_within(cells, span):
+                for entity in members:
+                    ox, oy, ow, oh = boxes[entity]
+                    if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:
+                        hits.add(entity)
+        for large in (self.large, self.fixed_large):
+            for entity, other in large.items():
+                if _touch(other, box):
                     hits.add(entity)
-        for entity, other in self.large.items():
-            if _touch(other, box):
-                hits.add(entity)
         return sorted(hits)
+
+
+def _cells_within(cells: dict[Cell, list[int]], span: Span) -> Iterator[tuple[Cell, list[int]]]:
+    """The occupied ``cells`` inside ``span``: by walking the span's cells
+    or the occupied ones, whichever are fewer (in a stable order)."""
+    if _area(span) <= len(cells):
+        for cx in range(span[0], span[2] + 1):
+            for cy in range(span[1], span[3] + 1):
+                members = cells.get((cx, cy))
+                if members is not None:
+                    yield (cx, cy), members
+        return
+    for cell, members in cells.items():
+        if span[0] <= cell[0] <= span[2] and span[1] <= cell[1] <= span[3]:
+            yield cell, members

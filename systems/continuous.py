@@ -52,6 +52,8 @@ class Path:
     motion: Vector2
     version: int = 0
     impacts: int = 0
+    bounds: tuple[float, float, float, float] | None = None
+    bounds_version: int = -1
 
     def at(self, time: float) -> Vector2:
         """Position (px) of the transform at step fraction ``time``."""
@@ -231,13 +233,39 @@ class Sweeper:
             path.motion = Vector2()
 
     def _resweep(self, body: Body, path: Path, now: float) -> None:
-        """Schedule the impacts of a changed path with the body's neighbours."""
-        bodies = self.collision.bodies
+        """Schedule the impacts of a changed path with the body's neighbours.
+
+        A neighbour whose box, over what is left of its own path, stays
+        apart from the box this body sweeps through the rest of the step
+        (by more than SWEEP_SLOP, far above rounding) cannot meet it: it is
+        not swept (most of a fast body's neighbours). A path no impact has
+        changed is bounded by the swept box the broad phase filed."""
+        bodies, paths, filed = self.collision.bodies, self.paths, self.collision.grid.boxes
         reach = union_box(_box_at(body, path, now), _box_at(body, path, 1.0))
+        x, y, w, h = reach
+        left, top, right, bottom = x - SWEEP_SLOP, y - SWEEP_SLOP, x + w + SWEEP_SLOP, y + h + SWEEP_SLOP
         for entity in self.collision.candidates(body, reach):
+            other_path = paths.get(entity)
+            if other_path is None or not other_path.version:
+                ox, oy, ow, oh = filed[entity]
+            else:
+                ox, oy, ow, oh = _remaining_bounds(bodies[entity], other_path)
+            if ox > right or oy > bottom or ox + ow < left or oy + oh < top:
+                continue
             other = bodies[entity]
             first, second = (body, other) if body.entity < entity else (other, body)
             self._schedule(first, second, now)
+
+
+def _remaining_bounds(body: Body, path: Path) -> tuple[float, float, float, float]:
+    """The box (px) holding the body's collider all along its path from the
+    path's start to the end of the step, kept until the path changes (an
+    impact that only moves its start keeps it: the old box still holds the
+    rest of the same line)."""
+    if path.bounds is None or path.bounds_version != path.version:
+        path.bounds = union_box(_box_at(body, path, path.start), _box_at(body, path, 1.0))
+        path.bounds_version = path.version
+    return path.bounds
 
 
 def _box_at(body: Body, path: Path, time: float) -> tuple[float, float, float, float]:

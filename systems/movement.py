@@ -70,10 +70,10 @@ class MovementSystem(esper.Processor):
         self._carry_riders()
 
     def _static_entities(self) -> set[int]:
-        """Entities with a STATIC collider (read every step: a collider's type
-        may be changed in place)."""
-        rows = self.world.get_component(Collider)
-        return {entity for entity, collider in rows if collider.type is ColliderType.STATIC}
+        """Entities with Physics and a STATIC collider, i.e. moving platforms
+        (read every step: a collider's type may be changed in place)."""
+        rows = self.world.get_components(Collider, Physics)
+        return {entity for entity, (collider, _) in rows if collider.type is ColliderType.STATIC}
 
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step."""

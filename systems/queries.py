@@ -207,14 +207,14 @@ class SpatialQueries:
         grid = self.collision.grid
         cell = grid.cell_size
         reach_x, reach_y = math.ceil(size[0] / 2 / cell), math.ceil(size[1] / 2 / cell)
-        seen: set[int] = set(grid.large)
+        seen: set[int] = set(grid.large) | set(grid.fixed_large)
         visited: set[Cell] = set()
         for cx, cy in cells_on_segment(start, end, cell):
             for x in range(cx - reach_x, cx + reach_x + 1):
                 for y in range(cy - reach_y, cy + reach_y + 1):
                     if (x, y) not in visited:
                         visited.add((x, y))
-                        seen.update(grid.cells.get((x, y), ()))
+                        seen.update(grid.filed_at((x, y)))
         return sorted(seen)
 
     def _shape(self, entity: int, mask: int, triggers: bool) -> tuple[Box, Shape] | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 
 from pygame import Vector2
@@ -331,9 +331,9 @@ def material(a: Physics | None, b: Physics | None) -> tuple[float, float]:
     return max(a.elasticity, b.elasticity), min(a.friction, b.friction)
 
 
-def settle_kinematic(bodies: dict[int, Body]) -> None:
+def settle_kinematic(bodies: Iterable[Body]) -> None:
     """Make the final position of each collider without Physics its start for
     the next step, so a move made by user code between steps is seen."""
-    for body in bodies.values():
+    for body in bodies:
         if body.physics is None:
             body.transform.previous_position.update(body.transform.position)

@@ -1,6 +1,7 @@
 """The arena benchmark runs (tiny sizes; timings are never asserted here)."""
 
 import importlib.util
+import math
 
 import pytest
 
@@ -41,3 +42,25 @@ def test_adventure_benchmark_generates_a_200_by_50_map_that_merges_into_few_coll
     times, tile_map = time_loads(big_map(tmp_path), rounds=1)
     assert (tile_map.columns, tile_map.rows) == (200, 50)
     assert times[0] > 0 and 0 < len(tile_map.colliders) < tile_map.solid_tiles / 10
+
+
+def test_level_benchmark_builds_rows_with_gaps_and_its_crates_land_on_them():
+    from benchmarks.level import COLUMNS, TILE, crates, level
+    from benchmarks.level import run_ours as run_level
+
+    tiles = level(250)
+    assert len(tiles) == 250
+    assert all(x != 7 * TILE for x, _, _, _ in tiles)  # every eighth column is a gap
+    per_row = COLUMNS - COLUMNS // 8  # columns 7, 15, … left out
+    assert len({y for _, y, _, _ in tiles}) == math.ceil(250 / per_row)
+    result = run_level(tiles, crates(20), 10)
+    assert result.ms > 0 and set(result.stages) == set(STAGES)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
+def test_level_table_prints_one_row_per_scene(capsys):
+    from benchmarks.level import main as level_main
+
+    level_main(["--tiles", "0", "100", "--crates", "10", "--steps", "2", "--rounds", "1"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split("|")[1].strip() for row in rows[1:]] == ["0", "100"]

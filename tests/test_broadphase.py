@@ -1,10 +1,14 @@
-"""The grid broad phase finds exactly the overlapping pairs, each once."""
+"""The grid broad phase finds exactly the overlapping pairs, each once; level
+geometry is re-filed whenever it changes."""
 
 import itertools
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from components import Collider, ColliderType, Side, Transform
+from helpers import DT, box, position, run, velocity, wall
 from systems.broadphase import SpatialGrid, choose_cell_size
 
 boxes = st.lists(
@@ -94,3 +98,103 @@ def test_huge_boxes_and_boxes_growing_or_shrinking_pair_like_brute_force(items, 
     assert sorted(found) == expected and len(found) == len(set(found))
     probe = current[1]
     assert grid.query(probe) == [e for e in sorted(current) if _touch(current[e], probe)]
+
+
+@given(st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes, st.booleans()),
+                min_size=1, max_size=30),
+       st.lists(st.tuples(st.integers(0, 29), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes,
+                          st.booleans()), max_size=10),
+       st.sampled_from([3.0, 16.0, 100.0]))
+def test_fixed_boxes_pair_only_with_the_others_like_brute_force(items, moves, cell):
+    # Level geometry is filed apart (``fixed``) and never paired with other
+    # fixed boxes; re-inserting may move a box between the two kinds and
+    # between the cells and the large lists. Pairs must be exactly the
+    # touching pairs with at least one box not fixed, each once; queries
+    # and loads see both kinds.
+    grid = SpatialGrid(cell)
+    current = {}
+    for entity, (*b, fixed) in enumerate(items, start=1):
+        grid.insert(entity, tuple(b), fixed)
+        current[entity] = (tuple(b), fixed)
+    for index, *b, fixed in moves:
+        entity = index % len(items) + 1
+        grid.insert(entity, tuple(b), fixed)
+        current[entity] = (tuple(b), fixed)
+    found = grid.pairs()
+    expected = [(a, b) for a, b in itertools.combinations(sorted(current), 2)
+                if not (current[a][1] and current[b][1]) and _touch(current[a][0], current[b][0])]
+    assert sorted(found) == expected and len(found) == len(set(found))
+    probe = current[1][0]
+    assert grid.query(probe) == [e for e in sorted(current) if _touch(current[e][0], probe)]
+    assert grid.load(probe) >= len(grid.query(probe))
+    assert grid.fixed == {e for e, (_, fixed) in current.items() if fixed}
+
+
+# Level geometry (STATIC, no Physics) is compared each step and read anew
+# only when something that files it changed; every kind of change, assigned
+# or made in place, must reach the collision pipeline.
+G = 980.0  # px/s²
+
+
+def _shrink(world, floor):
+    world.component_for_entity(floor, Collider).size.x = 10.0  # in place: now under x ∈ [0, 10] only
+
+
+def _offset(world, floor):
+    world.component_for_entity(floor, Collider).offset.y = 500.0  # in place
+
+
+def _trigger(world, floor):
+    world.component_for_entity(floor, Collider).type = ColliderType.TRIGGER
+
+
+def _mask(world, floor):
+    world.component_for_entity(floor, Collider).mask = 0
+
+
+def _one_way_down(world, floor):
+    world.component_for_entity(floor, Collider).sides = Side.BOTTOM  # only stops bodies from below
+
+
+@pytest.mark.parametrize("change", [_shrink, _offset, _trigger, _mask, _one_way_down])
+def test_a_floor_changed_between_steps_stops_holding_what_rests_on_it(make_world, change):
+    # A 10 px box at rest on a floor at y = 100 (x ∈ [0, 200]); once the
+    # floor no longer holds it, it falls freely: semi-implicit Euler from
+    # rest gives y_k = y_0 + g·dt²·k(k+1)/2 after k steps.
+    world = make_world(gravity=(0, G))
+    floor = wall(world, 0, 100, 200, 20)
+    crate = box(world, 50, 90)
+    run(world, 30)
+    assert position(world, crate).y == pytest.approx(90.0, abs=0.5)
+    assert velocity(world, crate).y == pytest.approx(0.0, abs=1e-6)
+    start = position(world, crate).y
+    change(world, floor)
+    steps = 10
+    run(world, steps)
+    assert position(world, crate).y == pytest.approx(start + G * DT * DT * steps * (steps + 1) / 2, abs=1e-6)
+
+
+def test_a_floor_raised_in_place_lifts_what_rests_on_it(make_world):
+    # The floor's top goes from y = 100 to y = 70 in place: the box resting on
+    # it (10 px) is pushed out upward, to rest on the new top at y = 60.
+    world = make_world(gravity=(0, G))
+    floor = wall(world, 0, 100, 200, 20)
+    crate = box(world, 50, 90)
+    run(world, 30)
+    world.component_for_entity(floor, Transform).position.y -= 30.0
+    run(world, 10)
+    assert position(world, crate).y == pytest.approx(60.0, abs=0.5)
+    assert position(world, floor).y == 70.0
+
+
+def test_a_floor_moved_in_place_under_a_falling_box_catches_it(make_world):
+    # The floor (x ∈ [0, 200], top at y = 100) is moved 400 px right in
+    # place while a 10 px box falls at x = 500, high above it: the box must
+    # land on it where it now is and rest at y = 90.
+    world = make_world(gravity=(0, G))
+    floor = wall(world, 0, 100, 200, 20)
+    crate = box(world, 500, 0)
+    run(world, 2)
+    world.component_for_entity(floor, Transform).position.x += 400.0
+    run(world, 60)
+    assert tuple(position(world, crate)) == pytest.approx((500.0, 90.0), abs=0.5)

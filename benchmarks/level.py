@@ -1,0 +1,132 @@
+"""Level benchmark: crates falling through a hand-built level of STATIC tiles.
+
+A level of K tiles (16×16 px STATIC colliders, one per tile, not merged: a
+level built in code rather than loaded from Tiled) in rows 64 px apart, every
+eighth tile left out so crates fall from row to row, and N crates (8×8 px,
+friction 0.5, no bounce) dropped on it from a grid above it, with gravity
+980 px/s² and ±100 px/s sideways. pymunk runs the same scene in the same process (tiles as static
+shapes, crates with infinite moment), rounds interleaved; compare ratios
+within one run, never absolute times across runs. What it shows: how the
+cost of a step grows with level geometry that does not move.
+
+    pip install -e .[bench]
+    python -m benchmarks.level                          # K = 0 … 10,000 tiles, N = 100 and 1,000
+    python -m benchmarks.level --tiles 2500 --crates 300
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import random
+import time
+
+from benchmarks.arena import STAGES, Result, time_steps
+from components import Collider, ColliderType, Physics, Transform
+from ecs import World
+
+TILE = 16.0
+CRATE = 8.0
+COLUMNS = 100
+ROW_GAP = 64.0
+DT = 1.0 / 60.0
+GRAVITY = 980.0
+
+Box = tuple[float, float, float, float]
+
+
+def level(tiles: int) -> list[Box]:
+    """``tiles`` tile boxes (x, y, w, h) in rows of COLUMNS, every eighth left out."""
+    boxes: list[Box] = []
+    column = row = 0
+    while len(boxes) < tiles:
+        if column % 8 != 7:
+            boxes.append((column * TILE, 100.0 + row * ROW_GAP, TILE, TILE))
+        column += 1
+        if column == COLUMNS:
+            column, row = 0, row + 1
+    return boxes
+
+
+def crates(count: int, seed: int = 1) -> list[tuple[float, float, float]]:
+    """(x, y, vx) of ``count`` crates on a jittered grid above the level, 16 px
+    apart (none overlapping), rows stacked upward from y = 80."""
+    rng = random.Random(seed)
+    per_row = int(COLUMNS * TILE // 16)
+    drops = []
+    for index in range(count):
+        row, column = divmod(index, per_row)
+        drops.append((column * 16 + 4 + rng.uniform(-3, 3), 80 - row * 16 + rng.uniform(-3, 3), rng.uniform(-100, 100)))
+    return drops
+
+
+def run_ours(tiles: list[Box], drops: list[tuple[float, float, float]], steps: int) -> Result:
+    """ms/step and stage times for this framework (``escaped`` unused: 0)."""
+    world = World(gravity=(0, GRAVITY))
+    for x, y, w, h in tiles:
+        world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
+    for x, y, vx in drops:
+        world.create_entity(Transform((x, y)), Collider((CRATE, CRATE)), Physics((vx, 0), friction=0.5))
+    ms, stages = time_steps(world, steps)
+    world.close()
+    return Result(ms, 0, stages)
+
+
+def run_pymunk(tiles: list[Box], drops: list[tuple[float, float, float]], steps: int) -> Result:
+    """ms/step for pymunk on the same scene."""
+    import pymunk
+
+    space = pymunk.Space()
+    space.gravity = (0, GRAVITY)
+    for x, y, w, h in tiles:
+        tile = pymunk.Poly(space.static_body, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        tile.friction = 0.5
+        space.add(tile)
+    for x, y, vx in drops:
+        body = pymunk.Body(1.0, math.inf)
+        body.position = (x + CRATE / 2, y + CRATE / 2)
+        body.velocity = (vx, 0)
+        shape = pymunk.Poly.create_box(body, (CRATE, CRATE))
+        shape.friction = 0.5
+        space.add(body, shape)
+    space.step(DT)
+    gc.collect()
+    start = time.perf_counter()
+    for _ in range(steps):
+        space.step(DT)
+    return Result((time.perf_counter() - start) / steps * 1000, 0)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print ours and pymunk's ms/step for each level size and crate count."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tiles", type=int, nargs="+", default=[0, 1000, 2500, 10000])
+    parser.add_argument("--crates", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--steps", type=int, default=30, help="timed steps per round")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds per engine; the best is shown")
+    parser.add_argument("--no-pymunk", action="store_true", help="time this framework only")
+    args = parser.parse_args(argv)
+    print(f"\nlevel: 16x16 STATIC tiles, 8x8 crates, g={GRAVITY:g} px/s², best of {args.rounds} rounds "
+          f"of {args.steps} steps; stages in ms/step")
+    print("| tiles | crates | ours ms/step | pymunk ms/step | ours/pymunk | "
+          + " | ".join(name.removesuffix("System") for name in STAGES) + " |")
+    print("|---" * (5 + len(STAGES)) + "|")
+    for count in args.crates:
+        for tiles in args.tiles:
+            scene = (level(tiles), crates(count))
+            best: dict[str, Result] = {}
+            for _ in range(args.rounds):
+                engines = [("ours", run_ours)] + ([] if args.no_pymunk else [("pymunk", run_pymunk)])
+                for name, run in engines:
+                    result = run(*scene, args.steps)
+                    if name not in best or result.ms < best[name].ms:
+                        best[name] = result
+            ours = best["ours"]
+            theirs = f"{best['pymunk'].ms:.2f} | {ours.ms / best['pymunk'].ms:.1f}x" if "pymunk" in best else "– | –"
+            stages = " | ".join(f"{ours.stages[name]:.2f}" for name in STAGES)
+            print(f"| {tiles} | {count} | {ours.ms:.2f} | {theirs} | {stages} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
