@@ -239,7 +239,7 @@ class SpatialGrid:
     def load(self, box: Box) -> int:
         """How many filed boxes a ``query`` of ``box`` would look at."""
         span = _span(box, self.cell_size)
-        return (sum(len(members) for cells in (self.cells, self.fixed_cells)
+        return (sum(len(members) for cells in (self.cells, self.fixed_cells) if cells
                     for _, members in _cells_within(cells, span)) + len(self.large) + len(self.fixed_large))
 
     def _large_pairs(self, skip: Collection[int]) -> list[tuple[int, int]]:
@@ -273,7 +273,7 @@ class SpatialGrid:
         boxes = self.boxes
         span = _span(box, self.cell_size)
         for cells in (self.cells, self.fixed_cells):
-            for _, members in _cells_within(cells, span):
+            for _, members in _cells_within(cells, span) if cells else ():
                 for entity in members:
                     ox, oy, ow, oh = boxes[entity]
                     if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:

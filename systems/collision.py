@@ -239,6 +239,7 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
     collider, transform, physics = body.collider, body.transform, body.physics
     kind = collider.type
     body.static = static = kind is _STATIC
+    level = static and physics is None  # level geometry: filed apart (see SpatialGrid)
     body.trigger = trigger = kind is _TRIGGER
     body.shape = collider.shape
     body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
@@ -246,15 +247,14 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
     w, h = collider.size
     x, y = now.x + offset.x, now.y + offset.y
     body.box = (x, y, w, h)
-    body.moved = now != start
     # Swept bounds: the union of the box at the start and at the end.
     dx, dy = start.x - now.x, start.y - now.y
-    grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)),
-                static and physics is None)  # level geometry is filed apart (see SpatialGrid)
+    body.moved = dx != 0.0 or dy != 0.0  # exact: finite a - b is 0 only when a == b
+    grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)), level)
     body.kinds = kinds = ((TRIGGER if trigger else 0)
                           | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)
                           | (ONE_WAY if collider.sides is not _ALL_SIDES else 0)
-                          | (MOVING_STATIC if static and physics is not None else 0))
+                          | (MOVING_STATIC if static and not level else 0))
     return kinds
 
 
