@@ -91,8 +91,9 @@ class SpatialGrid:
     moving bodies they don't, so a step allocates little. ``remove`` drops
     an entity that is gone. ``boxes`` holds every box, small and large.
 
-    Boxes inserted as ``fixed`` (level geometry) are kept apart, in cells and
-    a large list of their own, and never paired with each other: ``pairs``
+    Boxes inserted as ``fixed`` (level geometry) are kept apart, in
+    ``fixed_cells`` and ``fixed_large`` (their entities in ``fixed``), and
+    never paired with each other: ``pairs``
     walks only the cells that hold a box that is not fixed, so a level's
     tiles cost nothing while nothing moves near them (as Box2D keeps static
     bodies in a tree of their own).

@@ -85,16 +85,17 @@ class CollisionSystem(esper.Processor):
     collider without Physics is read anew and re-filed only in a step where
     something it is filed by changed (its position, previous position,
     offset, size, type, shape, layers or faces, assigned or changed in
-    place); the others are compared, not re-read.
+    place); the others are compared, not re-read. (A collider that becomes
+    one by a type changed in place is read every step, as before, until
+    entities or components are next added or removed.)
 
     Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
     entity order), ``pairs`` (a < b), ``grid`` (whose ``boxes`` hold each
-    body's swept bounds), whether any collider uses layers (``layered``)
-    or one-way faces (``one_way``), and ``unsettled``: the bodies without
-    Physics read anew this step, whose start Response moves to where they
-    end (every other one already starts where it is). A system that moves
-    bodies after Collision makes the World run Collision again before
-    Response, so these always describe the world Response resolves.
+    body's swept bounds), and whether any collider uses layers (``layered``)
+    or one-way faces (``one_way``). A system that moves bodies after
+    Collision makes the World run Collision again before Response, so these
+    always describe the world Response resolves. Last in a step, Response
+    calls ``settle_kinematic``.
     """
 
     def __init__(self, world: World, cell_size: float | None = None) -> None:
@@ -106,9 +107,10 @@ class CollisionSystem(esper.Processor):
         self.steps = 0
         self.layered = False
         self.one_way = False
-        self.unsettled: list[Body] = []
         self._sources: tuple[object, object] | None = None
         self._movers: list[Body] = []
+        self._kinematic: list[Body] = []  # bodies without Physics among the movers
+        self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
 
     def process(self, dt: float) -> None:
@@ -122,9 +124,9 @@ class CollisionSystem(esper.Processor):
                 kinds |= refresh(body, self.grid)
             changed = self._resting.changed(self.grid)
             kinds |= self._resting.kinds
+            self._reread.update((body.entity, body) for body in changed)
             if any(not _resting(body) for body in changed):
                 self._classify()  # a type changed in place: no longer level geometry
-            self.unsettled = [body for body in self._movers if body.physics is None] + changed
         else:
             self._sources = sources
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
@@ -206,13 +208,24 @@ class CollisionSystem(esper.Processor):
             self.grid.remove(gone)
         self.bodies = bodies
         self._classify()
-        self.unsettled = [body for body in bodies.values() if body.physics is None]
+        self._reread.update((body.entity, body) for body in self._resting.bodies)
         return kinds
+
+    def settle_kinematic(self) -> None:
+        """Make the final position of each collider without Physics its
+        start for the next step, so a move made by user code between steps is
+        seen. Level geometry not read anew since the last call already
+        starts where it is (Collision may run twice in a step: what either
+        run read anew is settled)."""
+        for body in (*self._kinematic, *self._reread.values()):
+            body.transform.previous_position.update(body.transform.position)
+        self._reread.clear()
 
     def _classify(self) -> None:
         """Split the bodies into level geometry (STATIC, no Physics: compared
         each step, read only when changed) and the rest (read each step)."""
         self._movers = [body for body in self.bodies.values() if not _resting(body)]
+        self._kinematic = [body for body in self._movers if body.physics is None]
         self._resting = _Resting([body for body in self.bodies.values() if _resting(body)])
 
 
@@ -289,6 +302,8 @@ class _Resting:
         (Field by field, stopping at the first difference: about 0.4 µs a
         body against 1.4 µs to read and file it.)"""
         changed = []
+        # The fields of ``_filed_by`` in its order, compared one by one
+        # (building its tuple for every body would cost twice as much).
         for index, (body, seen) in enumerate(zip(self.bodies, self.seen)):
             if body.neighbours:  # last step's partners (``refresh`` clears them for the others)
                 body.neighbours.clear()

@@ -45,6 +45,9 @@ class Path:
     At step fraction ``start`` the body's transform was at ``origin`` (px);
     it moves ``motion`` px per whole step from there. ``version`` changes
     whenever the path does, which retires impacts computed on the old one.
+    ``bounds`` is the collider's box (px) over the path from ``start`` to
+    the end of the step, as computed for path ``bounds_version`` (see
+    ``_remaining_bounds``).
     """
 
     origin: Vector2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 
 from pygame import Vector2
@@ -16,7 +16,7 @@ from systems.impulse import FREE, Axes, exchange_momentum
 from systems.narrowphase import CORNERS, exit_distance
 from systems.riders import Ride, Rides
 
-__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material", "settle_kinematic"]
+__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material"]
 
 _ZERO = Vector2()
 
@@ -329,11 +329,3 @@ def material(a: Physics | None, b: Physics | None) -> tuple[float, float]:
         only = a or b
         return (only.elasticity, only.friction) if only else (0.0, 0.0)
     return max(a.elasticity, b.elasticity), min(a.friction, b.friction)
-
-
-def settle_kinematic(bodies: Iterable[Body]) -> None:
-    """Make the final position of each collider without Physics its start for
-    the next step, so a move made by user code between steps is seen."""
-    for body in bodies:
-        if body.physics is None:
-            body.transform.previous_position.update(body.transform.position)

@@ -20,7 +20,7 @@ from systems.geometry import union_box
 from systems.narrowphase import overlap, sweep
 from systems.sweep import Hit
 from systems.piles import relax_pile
-from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution, settle_kinematic
+from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution
 from systems.riders import Rides, express_in_platform_frames
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ class ResponseSystem(esper.Processor):
         for body in riders:
             body.carry = body.frame = _ZERO
         update_touching(self.world, self.contacts)
-        settle_kinematic(self.collision.unsettled)
+        self.collision.settle_kinematic()
 
     def _push_out(self, state: Resolution) -> None:
         """Push apart every pair that overlaps, earliest entry first.

@@ -44,16 +44,20 @@ def test_adventure_benchmark_generates_a_200_by_50_map_that_merges_into_few_coll
     assert times[0] > 0 and 0 < len(tile_map.colliders) < tile_map.solid_tiles / 10
 
 
-def test_level_benchmark_builds_rows_with_gaps_and_its_crates_land_on_them():
+def test_level_benchmark_builds_rows_with_a_gap_every_eighth_tile_and_runs():
     from benchmarks.level import COLUMNS, TILE, crates, level
     from benchmarks.level import run_ours as run_level
 
     tiles = level(250)
     assert len(tiles) == 250
-    assert all(x != 7 * TILE for x, _, _, _ in tiles)  # every eighth column is a gap
+    columns = {round(x / TILE) for x, _, _, _ in tiles}
+    assert columns == {c for c in range(COLUMNS) if c % 8 != 7}
     per_row = COLUMNS - COLUMNS // 8  # columns 7, 15, … left out
     assert len({y for _, y, _, _ in tiles}) == math.ceil(250 / per_row)
-    result = run_level(tiles, crates(20), 10)
+    drops = crates(150)
+    assert all(abs(ax - bx) >= 8 or abs(ay - by) >= 8 for i, (ax, ay, _) in enumerate(drops)
+               for bx, by, _ in drops[i + 1:])  # 8 px crates spawned apart
+    result = run_level(tiles, drops, 10)
     assert result.ms > 0 and set(result.stages) == set(STAGES)
 
 

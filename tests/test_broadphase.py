@@ -5,9 +5,10 @@ import itertools
 
 import pytest
 from hypothesis import given
+from pygame import Vector2
 from hypothesis import strategies as st
 
-from components import Collider, ColliderType, Side, Transform
+from components import ALL, Collider, ColliderType, Shape, Side, Transform
 from helpers import DT, box, position, run, velocity, wall
 from systems.broadphase import SpatialGrid, choose_cell_size
 
@@ -136,39 +137,62 @@ def test_fixed_boxes_pair_only_with_the_others_like_brute_force(items, moves, ce
 G = 980.0  # px/s²
 
 
-def _shrink(world, floor):
+def _resting_on_a_floor(make_world, x=50.0, between=False):
+    """A World with gravity, a 200×20 STATIC floor whose top is at y = 100,
+    and a 10 px box at x resting on it after 30 steps; optionally a system
+    between Collision and Response."""
+    world = make_world(gravity=(0, G))
+    if between:
+        world.add_system(_Idle(), priority=150)
+    floor = wall(world, 0, 100, 200, 20)
+    crate = box(world, x, 90)
+    run(world, 30)
+    return world, floor, crate
+
+
+class _Idle:
+    """A system between Collision and Response: it makes the World run
+    Collision again before Response (see README, "Plugging in systems")."""
+
+    def process(self, dt):
+        pass
+
+
+def _shrink(world, floor, crate):
     world.component_for_entity(floor, Collider).size.x = 10.0  # in place: now under x ∈ [0, 10] only
 
 
-def _offset(world, floor):
+def _offset(world, floor, crate):
     world.component_for_entity(floor, Collider).offset.y = 500.0  # in place
 
 
-def _trigger(world, floor):
+def _trigger(world, floor, crate):
     world.component_for_entity(floor, Collider).type = ColliderType.TRIGGER
 
 
-def _mask(world, floor):
+def _mask(world, floor, crate):
     world.component_for_entity(floor, Collider).mask = 0
 
 
-def _one_way_down(world, floor):
+def _one_way_down(world, floor, crate):
     world.component_for_entity(floor, Collider).sides = Side.BOTTOM  # only stops bodies from below
 
 
-@pytest.mark.parametrize("change", [_shrink, _offset, _trigger, _mask, _one_way_down])
+def _category(world, floor, crate):
+    world.component_for_entity(crate, Collider).mask = ALL & ~2  # the crate ignores category 2 ...
+    world.component_for_entity(floor, Collider).category = 2  # ... which the floor now is
+
+
+@pytest.mark.parametrize("change", [_shrink, _offset, _trigger, _mask, _one_way_down, _category])
 def test_a_floor_changed_between_steps_stops_holding_what_rests_on_it(make_world, change):
     # A 10 px box at rest on a floor at y = 100 (x ∈ [0, 200]); once the
     # floor no longer holds it, it falls freely: semi-implicit Euler from
     # rest gives y_k = y_0 + g·dt²·k(k+1)/2 after k steps.
-    world = make_world(gravity=(0, G))
-    floor = wall(world, 0, 100, 200, 20)
-    crate = box(world, 50, 90)
-    run(world, 30)
+    world, floor, crate = _resting_on_a_floor(make_world)
     assert position(world, crate).y == pytest.approx(90.0, abs=0.5)
     assert velocity(world, crate).y == pytest.approx(0.0, abs=1e-6)
     start = position(world, crate).y
-    change(world, floor)
+    change(world, floor, crate)
     steps = 10
     run(world, steps)
     assert position(world, crate).y == pytest.approx(start + G * DT * DT * steps * (steps + 1) / 2, abs=1e-6)
@@ -177,10 +201,7 @@ def test_a_floor_changed_between_steps_stops_holding_what_rests_on_it(make_world
 def test_a_floor_raised_in_place_lifts_what_rests_on_it(make_world):
     # The floor's top goes from y = 100 to y = 70 in place: the box resting on
     # it (10 px) is pushed out upward, to rest on the new top at y = 60.
-    world = make_world(gravity=(0, G))
-    floor = wall(world, 0, 100, 200, 20)
-    crate = box(world, 50, 90)
-    run(world, 30)
+    world, floor, crate = _resting_on_a_floor(make_world)
     world.component_for_entity(floor, Transform).position.y -= 30.0
     run(world, 10)
     assert position(world, crate).y == pytest.approx(60.0, abs=0.5)
@@ -198,3 +219,44 @@ def test_a_floor_moved_in_place_under_a_falling_box_catches_it(make_world):
     world.component_for_entity(floor, Transform).position.x += 400.0
     run(world, 60)
     assert tuple(position(world, crate)) == pytest.approx((500.0, 90.0), abs=0.5)
+
+
+def test_a_floor_turned_into_a_slope_in_place_drops_what_rests_on_it(make_world):
+    # The 200×20 floor (top y = 100) becomes a right triangle with its right
+    # angle at the bottom left: its surface falls from (0, 100) to
+    # (200, 120), so under the box (x ∈ [50, 60]) it lies at y ≥ 105. The
+    # box must drop at least those 5 px (to y ≥ 95, within 0.5 px).
+    world, floor, crate = _resting_on_a_floor(make_world)
+    world.component_for_entity(floor, Collider).shape = Shape.TRIANGLE_BOTTOM_LEFT
+    run(world, 30)
+    assert position(world, crate).y >= 95.0 - 0.5
+
+
+@pytest.mark.parametrize("between", [False, True], ids=["plain", "system-between"])
+def test_a_floor_moved_once_in_place_carries_what_rests_on_it_once(make_world, between):
+    # The floor slides 10 px right once, in place, between steps. A box at
+    # rest on it rides along by the floor's displacement that step, then
+    # stays: x = 50 + 10 after any number of steps. Collision may run twice
+    # in a step (a system between it and Response); the floor must still
+    # count as moved in one step only.
+    world, floor, crate = _resting_on_a_floor(make_world, between=between)
+    world.component_for_entity(floor, Transform).position.x += 10.0
+    run(world, 10)
+    assert position(world, crate).x == pytest.approx(60.0, abs=1e-9)
+    assert world.component_for_entity(floor, Transform).previous_position == Vector2(10, 100)
+
+
+def test_a_floor_moved_away_in_place_leaves_nothing_behind(make_world):
+    # The floor (x ∈ [0, 200], top y = 100), a box resting on it, is moved
+    # 1,000 px right in place (the box rides along); two steps later a box
+    # dropped from rest just above where the floor was falls freely:
+    # y_k = y_0 + g·dt²·k(k+1)/2 (semi-implicit Euler), nothing left of the
+    # floor's old place in the broad phase, the sweeps or the push-out.
+    world, floor, rider = _resting_on_a_floor(make_world, x=150.0)
+    world.component_for_entity(floor, Transform).position.x += 1000.0
+    run(world, 2)
+    assert position(world, rider).x == pytest.approx(1150.0, abs=1e-9)
+    crate = box(world, 50, 85)
+    steps = 10
+    run(world, steps)
+    assert position(world, crate).y == pytest.approx(85.0 + G * DT * DT * steps * (steps + 1) / 2, abs=1e-6)

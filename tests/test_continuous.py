@@ -213,3 +213,26 @@ def test_same_time_impacts_take_the_larger_surface_first():
     world.step(DT)
     assert velocity(world, a) == Vector2(0, 1200)
     assert position(world, a) == Vector2(90, 50)
+
+
+def test_a_body_knocked_into_a_fast_bodys_path_is_hit_in_the_same_step():
+    # No gravity, 10 px boxes, elasticity 1, no friction, equal masses. A
+    # (y = -30, 3000 px/s down: 50 px a step) hits B (at rest at the origin)
+    # at t = 20/50 = 0.4 of the step and stops; B leaves at 50 px a step.
+    # C crosses below at 6000 px/s leftward (100 px a step) from x = 85,
+    # y = 30: its top meets B's bottom when 50(t - 0.4) + 10 = 30, t = 0.8,
+    # where C (x = 5) is under B (x-overlap from t = 0.75). B and C were not
+    # paired at the start of the step; only B's new path meets C's, so the
+    # re-sweep after the first impact must find it: B stops again (0, 20),
+    # C turns down with B's 3000 px/s and ends at x = 85 - 100 = -15,
+    # y = 30 + 50·0.2 = 40.
+    world = World(continuous=True)
+    a = box(world, 0, -30, velocity=(0, 3000), elasticity=1.0, friction=0.0)
+    b = box(world, 0, 0, elasticity=1.0, friction=0.0)
+    c = box(world, 85, 30, velocity=(-6000, 0), elasticity=1.0, friction=0.0)
+    world.step(DT)
+    assert tuple(velocity(world, a)) == pytest.approx((0.0, 0.0), abs=1e-6)
+    assert tuple(velocity(world, b)) == pytest.approx((0.0, 0.0), abs=1e-6)
+    assert tuple(velocity(world, c)) == pytest.approx((-6000.0, 3000.0), abs=1e-6)
+    assert tuple(position(world, b)) == pytest.approx((0.0, 20.0), abs=1e-6)
+    assert tuple(position(world, c)) == pytest.approx((-15.0, 40.0), abs=1e-6)
