@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Union
 
 from pygame import Vector2
 
@@ -81,6 +81,11 @@ class Validated:
         field already set (e.g. a circle's size must be square)."""
 
 
+
+#: What a vector field accepts when set: a Vector2, or an (x, y) pair it is
+#: converted from. (The dataclasses' ``__init__`` is declared with it for
+#: type checkers; reading the field always gives a Vector2.)
+VectorLike = Union[Vector2, tuple[float, float]]
 
 def any_bool(field: str, value: object) -> bool:
     """Return ``value`` if it is a bool, else raise."""

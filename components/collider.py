@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pygame import Vector2
 
 from components import limits
-from components._checks import Check, Validated, area_size, member_of, vector_within
+from components._checks import Check, Validated, VectorLike, area_size, member_of, vector_within
 from components.layers import ALL, Side
 
 __all__ = ["ColliderType", "Collider", "Shape"]
@@ -103,6 +103,10 @@ class Collider(Validated):
         "mask": _layer_bits(0),
         "sides": member_of(Side),
     }
+
+    if TYPE_CHECKING:  # the dataclass's __init__ as type checkers should see it: pairs are converted
+        def __init__(self, size: VectorLike, offset: VectorLike = ..., type: ColliderType = ...,
+                     shape: Shape = ..., category: int = ..., mask: int = ..., sides: Side = ...) -> None: ...
 
     def _agree(self, name: str, value: Any) -> None:
         size = value if name == "size" else getattr(self, "size", None)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pygame import Vector2
 
 from components import limits
-from components._checks import Check, Validated, at_least, finite_number, number_in, positive, vector_within
+from components._checks import Check, Validated, VectorLike, at_least, finite_number, number_in, positive, vector_within
 
 __all__ = ["Physics"]
 
@@ -70,3 +70,8 @@ class Physics(Validated):
         "max_speed": _speed_cap,
         "ground_snap": number_in(0.0, limits.MAX_SIZE, " px"),
     }
+
+    if TYPE_CHECKING:  # the dataclass's __init__ as type checkers should see it: a pair is converted
+        def __init__(self, velocity: VectorLike = ..., mass: float = ..., elasticity: float = ...,
+                     friction: float = ..., gravity_scale: float = ..., max_speed: float | None = ...,
+                     ground_snap: float = ...) -> None: ...

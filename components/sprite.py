@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import pygame
 from pygame import Vector2
 
-from components._checks import Check, Validated, any_bool, finite_vector, non_negative_size
+from components._checks import Check, Validated, VectorLike, any_bool, finite_vector, non_negative_size
 
 __all__ = ["Sprite"]
 
@@ -74,3 +74,8 @@ class Sprite(Validated):
         "flip_x": any_bool,
         "flip_y": any_bool,
     }
+
+    if TYPE_CHECKING:  # the dataclass's __init__ as type checkers should see it: pairs are converted
+        def __init__(self, color: tuple[int, ...] = ..., image: pygame.Surface | None = ...,
+                     size: VectorLike | None = ..., offset: VectorLike = ..., layer: int = ...,
+                     visible: bool = ..., flip_x: bool = ..., flip_y: bool = ...) -> None: ...

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pygame import Vector2
 
 from components import limits
-from components._checks import Check, Validated, vector_within
+from components._checks import Check, Validated, VectorLike, vector_within
 
 __all__ = ["Transform"]
 
@@ -31,6 +31,9 @@ class Transform(Validated):
         "position": vector_within(limits.MAX_COORDINATE, " px"),
         "previous_position": vector_within(limits.MAX_COORDINATE, " px"),
     }
+
+    if TYPE_CHECKING:  # the dataclass's __init__ as type checkers should see it: a pair is converted
+        def __init__(self, position: VectorLike = ...) -> None: ...
 
     def __post_init__(self) -> None:
         self.previous_position = Vector2(self.position)

@@ -105,3 +105,22 @@ def test_good_values_set_after_construction_are_converted_like_at_construction()
     collider.shape = Shape.BOX
     collider.size = (6, 2)
     assert collider.size == Vector2(6, 2)
+
+
+@pytest.mark.parametrize("component", ["Transform", "Collider", "Physics", "Sprite"])
+def test_the_init_declared_for_type_checkers_matches_the_dataclass(component):
+    # Components with vector fields declare their __init__ for type checkers
+    # (under TYPE_CHECKING) so that (x, y) pairs type-check; it must name the
+    # same parameters, in the same order, as the __init__ the dataclass makes.
+    import ast
+    import dataclasses
+    import inspect
+
+    import components
+
+    cls = getattr(components, component)
+    tree = ast.parse(inspect.getsource(cls))
+    stubs = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == "__init__"]
+    assert len(stubs) == 1
+    declared = [arg.arg for arg in stubs[0].args.args[1:]]
+    assert declared == [f.name for f in dataclasses.fields(cls) if f.init]

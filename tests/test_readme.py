@@ -77,3 +77,16 @@ def test_readme_collision_control_snippets_run_in_order_and_print_what_they_say(
     assert lines[-1] == f"[{nut}, {nut}] 540.0"
     # The bullet filtered against the hero passed through it.
     assert scope["world"].component_for_entity(scope["mine"], Transform).position.x < 0
+
+
+def test_readme_example_type_checks(tmp_path):
+    # The package ships py.typed, so a game that runs a type checker checks
+    # its calls against our signatures: the README's own idioms (components
+    # built from (x, y) pairs) must pass.
+    api = pytest.importorskip("mypy.api")
+    code = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)[0]
+    (tmp_path / "game.py").write_text(code)
+    (tmp_path / "mypy.ini").write_text(f"[mypy]\nmypy_path = {README.parent}\ncache_dir = {tmp_path / 'cache'}\n"
+                                       "[mypy-pytmx.*]\nignore_missing_imports = True\n")
+    report, errors, status = api.run(["--config-file", str(tmp_path / "mypy.ini"), str(tmp_path / "game.py")])
+    assert status == 0, report + errors
