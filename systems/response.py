@@ -129,8 +129,8 @@ class ResponseSystem(esper.Processor):
 
         A pushed body's partners are tested again, so chains (stacks, rows)
         settle in one step. The work is bounded: a pair is resolved at most
-        ``max_iterations`` times, a body pushed ``PUSHES_PER_BODY`` times,
-        and the re-tests of a step number at most
+        ``max_iterations`` times, a body pushed ``PUSHES_PER_BODY`` times
+        (but always out of a STATIC), and the re-tests of a step number at most
         ``RETEST_BUDGET`` times the pairs that overlapped to begin with, plus
         ``RETEST_FLOOR``. A pile of bodies spawned on one spot
         thus costs time in proportion to its pairs and spreads out over a few
@@ -138,14 +138,7 @@ class ResponseSystem(esper.Processor):
         """
         bodies = self.collision.bodies
         relax_pile(state, bodies, self.collision.pairs)
-        queue: list[QueueItem] = []
-        for a, b in self.collision.pairs:
-            body_a, body_b = bodies[a], bodies[b]
-            if body_a.trigger or body_b.trigger:
-                _report_trigger(state, body_a, body_b)
-            else:
-                _enqueue(queue, body_a, body_b)
-        heapq.heapify(queue)
+        queue = _first_queue(state, bodies, self.collision.pairs)
         rounds: dict[tuple[int, int], int] = {}
         pushes: dict[int, int] = {}
         budget = RETEST_BUDGET * len(queue) + RETEST_FLOOR
@@ -188,6 +181,20 @@ class ResponseSystem(esper.Processor):
                 "resolution may be incomplete this step (warned once per system)",
                 a, b, depth, self.max_iterations,
             )
+
+
+def _first_queue(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> list[QueueItem]:
+    """The push-out queue of the step's pairs (a heap); TRIGGER pairs are
+    only reported."""
+    queue: list[QueueItem] = []
+    for a, b in pairs:
+        body_a, body_b = bodies[a], bodies[b]
+        if body_a.trigger or body_b.trigger:
+            _report_trigger(state, body_a, body_b)
+        else:
+            _enqueue(queue, body_a, body_b)
+    heapq.heapify(queue)
+    return queue
 
 
 def _report_trigger(state: Resolution, a: Body, b: Body) -> None:
