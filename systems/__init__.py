@@ -12,7 +12,7 @@ from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.debug import DebugOverlay, Gizmos
-from systems.impulse import exchange_momentum
+from systems.impulse import exchange_momentum, pool_adjacent
 from systems.movement import MovementSystem
 from systems.queries import RayHit, SpatialQueries
 from systems.render import ImageCache, RenderSystem, draw_shape, sprite_box
@@ -44,6 +44,7 @@ __all__ = [
     "draw_shape",
     "exchange_momentum",
     "merge_tiles",
+    "pool_adjacent",
     "render_text",
     "sprite_box",
 ]

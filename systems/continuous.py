@@ -14,15 +14,17 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pygame import Vector2
 
 from systems.collision import Body, CollisionSystem
-from systems.geometry import boxes_overlap, tie_direction, union_box
+from systems.geometry import Box, boxes_overlap, tie_direction, union_box
 from systems.contact import Shapes
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
+from systems.rows import find_row, settle_row
 
 __all__ = ["Sweeper"]
 
@@ -156,6 +158,11 @@ class Sweeper:
         if self._squeezed(a, b, time, normal, held):
             self._crush(a, b, path_a, path_b, time)
             return
+        if not (held[0] or held[1] or frozen_a or frozen_b):
+            row = find_row(a, b, normal, self._box_at_time(time), self.collision, self.state, SWEEP_SLOP)
+            if row is not None:
+                self._settle_row(row, normal, time)
+                return
         motions = (Vector2(path_a.motion), Vector2(path_b.motion))
         # A frozen body keeps its place for the rest of the step, but its
         # momentum counts by its real mass: it must not act as a support.
@@ -173,15 +180,39 @@ class Sweeper:
                 path_a.motion -= normal * still
             elif not (b.static or frozen_b):
                 path_b.motion += normal * still
-        # Only a changed path retires the impacts computed on the old one.
         for body, path, motion in ((a, path_a, motions[0]), (b, path_b, motions[1])):
-            if path.motion == motion:
-                continue
-            path.version += 1
-            path.impacts += 1
-            if path.impacts >= self.max_subdivisions:
-                self._freeze(body, path)
-            self._resweep(body, path, time)
+            self._changed(body, path, motion, time)
+
+    def _changed(self, body: Body, path: Path, motion: Vector2, time: float) -> None:
+        """After an impact at step fraction ``time``: if the body's path no
+        longer moves by ``motion``, retire the impacts computed on the old
+        one (a new version), count the impact (freezing the body at the
+        bound) and sweep it again."""
+        if path.motion == motion:
+            return
+        path.version += 1
+        path.impacts += 1
+        if path.impacts >= self.max_subdivisions:
+            self._freeze(body, path)
+        self._resweep(body, path, time)
+
+    def _box_at_time(self, time: float) -> Callable[[Body], Box]:
+        """A body's box (px) at step fraction ``time``, on its path."""
+        return lambda body: _box_at(body, self._path(body), time)
+
+    def _settle_row(self, row: list[Body], normal: Vector2, time: float) -> None:
+        """Resolve a row of boxes struck at step fraction ``time`` at once
+        (see ``systems.rows``) and re-sweep those it changed."""
+        paths = [self._path(body) for body in row]
+        for path in paths:
+            path.origin = path.at(time)
+            path.start = time
+        motions = [Vector2(path.motion) for path in paths]
+        settle_row(row, normal, self._box_at_time(time), self.state, time)
+        for body, path, motion in zip(row, paths, motions):
+            assert body.physics is not None  # rows hold bodies with Physics only
+            path.motion = body.physics.velocity * self.dt + body.carry
+            self._changed(body, path, motion, time)
 
     def _squeezed(self, a: Body, b: Body, time: float, normal: Vector2, held: tuple[bool, bool]) -> bool:
         """Whether, at step fraction ``time``, a body of the pair that is not

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pygame import Vector2
 
-__all__ = ["exchange_momentum"]
+__all__ = ["exchange_momentum", "pool_adjacent"]
 
 Axes = tuple[bool, bool]
 FREE: Axes = (False, False)
@@ -62,3 +64,27 @@ def exchange_momentum(
 def _axis_weights(inverse_mass: float, held: Axes) -> tuple[float, float]:
     """Inverse mass along x and y: 0 on a held axis."""
     return (0.0 if held[0] else inverse_mass, 0.0 if held[1] else inverse_mass)
+
+
+# Pool adjacent violators: the weighted isotonic regression of Ayer, Brunk,
+# Ewing, Reid and Silverman, *An Empirical Distribution Function for
+# Sampling with Incomplete Information* (1955). For a row of bodies it is the
+# perfectly inelastic collision: the limit of pairwise e = 0 impulses.
+def pool_adjacent(masses: Sequence[float], speeds: Sequence[float]) -> list[float]:
+    """Speeds (px/s along the row) after a perfectly inelastic collision of
+    a row of touching bodies, given in order along it (masses > 0).
+
+    The result never decreases along the row (no body closes on the next),
+    keeps the row's momentum, and is the closest such set of speeds in the
+    mass-weighted least-squares sense: neighbours closing on each other are
+    pooled into blocks, each moving at its mean speed; a body moving away
+    from the ones behind it keeps its speed.
+    """
+    blocks: list[tuple[float, float, int]] = []  # (mass, momentum, bodies) of each block
+    for mass, speed in zip(masses, speeds):
+        block = (mass, mass * speed, 1)
+        while blocks and blocks[-1][1] / blocks[-1][0] > block[1] / block[0]:
+            last = blocks.pop()
+            block = (last[0] + block[0], last[1] + block[1], last[2] + block[2])
+        blocks.append(block)
+    return [momentum / mass for mass, momentum, count in blocks for _ in range(count)]

@@ -125,6 +125,13 @@ class Resolution:
                 held[axis] = since is not None and velocity[axis] * sign >= since - RESTING_SPEED
         return (held[0], held[1])
 
+    def held_on_axis(self, body: Body, axis: int) -> bool:
+        """Whether ``body`` is STATIC, or pinned or supported either way
+        along ``axis`` (0 x, 1 y) this step."""
+        bits = _bit(axis, 1.0) | _bit(axis, -1.0)
+        return (body.static or bool(self.pinned.get(body.entity, 0) & bits)
+                or any((body.entity, bit) in self.supported for bit in (_bit(axis, 1.0), _bit(axis, -1.0))))
+
     def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float,
                surface: float = 0.0, time: float = 0.0, shapes: Shapes | None = None) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact
