@@ -36,7 +36,7 @@ def find_row(a: Body, b: Body, normal: Vector2, box_at: BoxAt, collision: Collis
     order along ``normal``, when it holds more than the pair; else None.
     ``box_at`` gives a body's box (px) at the impact; bodies whose faces are
     within ``gap`` px touch."""
-    if not (_free(a, normal, state) and _free(b, normal, state)) or _bouncy(a, b):
+    if _bouncy(a, b) or not (_free(a, normal, state) and _free(b, normal, state)):
         return None
     row = [a, b]
     for sign in (1.0, -1.0):
