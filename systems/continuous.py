@@ -24,7 +24,7 @@ from systems.geometry import Box, boxes_overlap, tie_direction, union_box
 from systems.contact import Shapes
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
-from systems.rows import find_row, settle_row
+from systems.rows import Row, find_row, settle_row
 
 __all__ = ["Sweeper"]
 
@@ -159,7 +159,8 @@ class Sweeper:
             self._crush(a, b, path_a, path_b, time)
             return
         if not (held[0] or held[1] or frozen_a or frozen_b):
-            row = find_row(a, b, normal, self._box_at_time(time), self.collision, self.state, SWEEP_SLOP)
+            row = find_row(a, b, normal, self._box_at_time(time), self._frozen, self.collision, self.state,
+                           SWEEP_SLOP)
             if row is not None:
                 self._settle_row(row, normal, time)
                 return
@@ -196,20 +197,25 @@ class Sweeper:
             self._freeze(body, path)
         self._resweep(body, path, time)
 
+    def _frozen(self, body: Body) -> bool:
+        """Whether the body reached the bound on impacts this step."""
+        path = self.paths.get(body.entity)
+        return path is not None and path.impacts >= self.max_subdivisions
+
     def _box_at_time(self, time: float) -> Callable[[Body], Box]:
         """A body's box (px) at step fraction ``time``, on its path."""
         return lambda body: _box_at(body, self._path(body), time)
 
-    def _settle_row(self, row: list[Body], normal: Vector2, time: float) -> None:
+    def _settle_row(self, row: Row, normal: Vector2, time: float) -> None:
         """Resolve a row of boxes struck at step fraction ``time`` at once
         (see ``systems.rows``) and re-sweep those it changed."""
-        paths = [self._path(body) for body in row]
+        paths = [self._path(body) for body in row.bodies]
         for path in paths:
             path.origin = path.at(time)
             path.start = time
         motions = [Vector2(path.motion) for path in paths]
-        settle_row(row, normal, self._box_at_time(time), self.state, time)
-        for body, path, motion in zip(row, paths, motions):
+        settle_row(row, normal, self._box_at_time(time), self.state, time, self.dt)
+        for body, path, motion in zip(row.bodies, paths, motions):
             assert body.physics is not None  # rows hold bodies with Physics only
             path.motion = body.physics.velocity * self.dt + body.carry
             self._changed(body, path, motion, time)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from pygame import Vector2
@@ -70,7 +71,8 @@ def _axis_weights(inverse_mass: float, held: Axes) -> tuple[float, float]:
 # Ewing, Reid and Silverman, *An Empirical Distribution Function for
 # Sampling with Incomplete Information* (1955). For a row of bodies it is the
 # perfectly inelastic collision: the limit of pairwise e = 0 impulses.
-def pool_adjacent(masses: Sequence[float], speeds: Sequence[float]) -> list[float]:
+def pool_adjacent(masses: Sequence[float], speeds: Sequence[float],
+                  low: float | None = None, high: float | None = None) -> list[float]:
     """Speeds (px/s along the row) after a perfectly inelastic collision of
     a row of touching bodies, given in order along it (masses > 0).
 
@@ -78,13 +80,26 @@ def pool_adjacent(masses: Sequence[float], speeds: Sequence[float]) -> list[floa
     keeps the row's momentum, and is the closest such set of speeds in the
     mass-weighted least-squares sense: neighbours closing on each other are
     pooled into blocks, each moving at its mean speed; a body moving away
-    from the ones behind it keeps its speed.
+    from the ones behind it keeps its speed. ``low`` and ``high`` are the
+    speeds of things that hold still behind and ahead of the row (a wall:
+    an infinite mass): a block closing on one moves on at its speed, and
+    the row's momentum is then not kept (the wall takes its share).
     """
-    blocks: list[tuple[float, float, int]] = []  # (mass, momentum, bodies) of each block
-    for mass, speed in zip(masses, speeds):
-        block = (mass, mass * speed, 1)
-        while blocks and blocks[-1][1] / blocks[-1][0] > block[1] / block[0]:
+    ends = ([(math.inf, low)] if low is not None else []) + list(zip(masses, speeds))
+    ends += [(math.inf, high)] if high is not None else []
+    blocks: list[tuple[float, float, int, float | None]] = []  # mass, momentum, bodies, speed if held
+    for mass, speed in ends:
+        block: tuple[float, float, int, float | None] = (
+            (mass, 0.0, 1, speed) if math.isinf(mass) else (mass, mass * speed, 1, None))
+        while blocks and _mean(blocks[-1]) > _mean(block):
             last = blocks.pop()
-            block = (last[0] + block[0], last[1] + block[1], last[2] + block[2])
+            held = last[3] if last[3] is not None else block[3]
+            block = (last[0] + block[0], last[1] + block[1], last[2] + block[2], held)
         blocks.append(block)
-    return [momentum / mass for mass, momentum, count in blocks for _ in range(count)]
+    pooled = [_mean(block) for block in blocks for _ in range(block[2])]
+    return pooled[(1 if low is not None else 0):len(pooled) - (1 if high is not None else 0)]
+
+
+def _mean(block: tuple[float, float, int, float | None]) -> float:
+    """A pooled block's speed: a held block's own, else momentum / mass."""
+    return block[3] if block[3] is not None else block[1] / block[0]

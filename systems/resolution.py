@@ -132,6 +132,14 @@ class Resolution:
         return (body.static or bool(self.pinned.get(body.entity, 0) & bits)
                 or any((body.entity, bit) in self.supported for bit in (_bit(axis, 1.0), _bit(axis, -1.0))))
 
+    def hold_against(self, body: Body, axis: int, toward: float) -> None:
+        """Pin ``body`` against what holds still on its ``toward`` side (+1
+        or -1) along ``axis``, and note it at rest there, as an impact that
+        stops it against a support does (see ``settle``)."""
+        bit = _bit(axis, toward)
+        self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
+        self.supported[(body.entity, bit)] = _own_velocity(body)[axis] * toward
+
     def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float,
                surface: float = 0.0, time: float = 0.0, shapes: Shapes | None = None) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact
