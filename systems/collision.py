@@ -12,7 +12,7 @@ from pygame import Vector2
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.layers import interacts
 from systems.broadphase import SpatialGrid, choose_cell_size
-from systems.geometry import Box
+from systems.geometry import Box, union_box
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -94,8 +94,9 @@ class CollisionSystem(esper.Processor):
     body's swept bounds), and whether any collider uses layers (``layered``)
     or one-way faces (``one_way``). A system that moves bodies after
     Collision makes the World run Collision again before Response, so these
-    always describe the world Response resolves. Last in a step, Response
-    calls ``settle_kinematic``.
+    always describe the world Response resolves. During Response, a body
+    whose path changes is filed where it now goes (``widen``); last in a
+    step, Response calls ``settle_kinematic``.
     """
 
     def __init__(self, world: World, cell_size: float | None = None) -> None:
@@ -184,6 +185,29 @@ class CollisionSystem(esper.Processor):
             bodies = self.bodies
             found = [e for e in found if self.meet(body, bodies[e])]
         return found, load
+
+    def widen(self, body: Body, box: Box) -> list[tuple[int, int]]:
+        """File a moving ``body`` under ``box`` too, as well as under the
+        swept box it had, when its path changed during the step and leaves
+        that box: later queries and its partners' candidates then see where
+        it goes now. Returns the pairs (a < b) it newly meets, which are
+        also added to both bodies' partners."""
+        x, y, w, h = box
+        fx, fy, fw, fh = filed = self.grid.boxes[body.entity]
+        if fx <= x and fy <= y and x + w <= fx + fw and y + h <= fy + fh:
+            return []
+        wider = union_box(filed, box)
+        self.grid.insert(body.entity, wider, body.static and body.physics is None)
+        known = set(body.neighbours)
+        met = []
+        for entity in self.grid.query(wider):
+            other = self.bodies[entity]
+            if other is body or entity in known or (body.static and other.static) or not self.meet(body, other):
+                continue
+            body.neighbours.append(entity)
+            other.neighbours.append(body.entity)
+            met.append((body.entity, entity) if body.entity < entity else (entity, body.entity))
+        return met
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:

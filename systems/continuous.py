@@ -84,6 +84,7 @@ class Sweeper:
         """Sweep all candidate pairs of this step and resolve their impacts."""
         self.collision, self.state, self.dt = collision, state, dt
         self.paths: dict[int, Path] = {}
+        self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see CollisionSystem.widen)
         self.queue: list[Impact] = []
         self.tiebreak = itertools.count()
         bodies = collision.bodies
@@ -283,9 +284,10 @@ class Sweeper:
         changed is bounded by the swept box the broad phase filed."""
         bodies, paths, filed = self.collision.bodies, self.paths, self.collision.grid.boxes
         reach = union_box(_box_at(body, path, now), _box_at(body, path, 1.0))
+        self.met += self.collision.widen(body, reach)
         x, y, w, h = reach
         left, top, right, bottom = x - SWEEP_SLOP, y - SWEEP_SLOP, x + w + SWEEP_SLOP, y + h + SWEEP_SLOP
-        for entity in self.collision.candidates(body, reach):
+        for entity in body.neighbours:
             other_path = paths.get(entity)
             if other_path is None or not other_path.version:
                 ox, oy, ow, oh = filed[entity]

@@ -104,9 +104,11 @@ class ResponseSystem(esper.Processor):
         # Approaching slower than gravity adds in two steps is resting contact.
         state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way)
         riders = _board_riders(bodies, self.rides, dt)
+        met: list[tuple[int, int]] = []
         if self.continuous and dt > 0:
             self.sweeper.run(self.collision, state, dt)
-        self._push_out(state)
+            met = self.sweeper.met
+        self._push_out(state, met)
         if state.crushed:
             centre_crushed(state, self.collision)
         if up:
@@ -124,8 +126,9 @@ class ResponseSystem(esper.Processor):
         update_touching(self.world, self.contacts)
         self.collision.settle_kinematic()
 
-    def _push_out(self, state: Resolution) -> None:
-        """Push apart every pair that overlaps, earliest entry first.
+    def _push_out(self, state: Resolution, met: list[tuple[int, int]]) -> None:
+        """Push apart every pair that overlaps, earliest entry first: the
+        broad phase's pairs and those the sweeps ``met`` on changed paths.
 
         A pushed body's partners are tested again, so chains (stacks, rows)
         settle in one step. The work is bounded: a pair is resolved at most
@@ -138,7 +141,7 @@ class ResponseSystem(esper.Processor):
         """
         bodies = self.collision.bodies
         relax_pile(state, bodies, self.collision.pairs)
-        queue = _first_queue(state, bodies, self.collision.pairs)
+        queue = _first_queue(state, bodies, self.collision.pairs + met)
         rounds: dict[tuple[int, int], int] = {}
         pushes: dict[int, int] = {}
         budget = RETEST_BUDGET * len(queue) + RETEST_FLOOR

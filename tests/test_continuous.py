@@ -236,3 +236,22 @@ def test_a_body_knocked_into_a_fast_bodys_path_is_hit_in_the_same_step():
     assert tuple(velocity(world, c)) == pytest.approx((-6000.0, 3000.0), abs=1e-6)
     assert tuple(position(world, b)) == pytest.approx((0.0, 20.0), abs=1e-6)
     assert tuple(position(world, c)) == pytest.approx((-15.0, 40.0), abs=1e-6)
+
+
+def test_two_bodies_turned_toward_each_other_mid_step_still_meet():
+    # X (moving left) and Y (moving right), 4 px apart, are each struck back
+    # at t = 0 by a 300 px/s box (all e = 0, equal masses: each pair moves
+    # on at (300 − 30)/2 = 135 px/s toward the other pair). Neither's new
+    # path lies in the swept box it was filed under at the start of the
+    # step, yet they must meet: at the end of the step no two boxes overlap
+    # and X and Y touch (faces within 0.01 px), the four sharing zero momentum.
+    world = World(continuous=True)
+    p = box(world, -10, 0, velocity=(300, 0))
+    x = box(world, 0, 0, velocity=(-30, 0))
+    y = box(world, 14, 0, velocity=(30, 0))
+    q = box(world, 24, 0, velocity=(-300, 0))
+    world.step(DT)
+    lefts = [position(world, e).x for e in (p, x, y, q)]
+    assert all(b - a >= 10 - 0.01 for a, b in zip(lefts, lefts[1:]))  # nothing inside another
+    assert lefts[2] - lefts[1] == pytest.approx(10.0, abs=0.01)
+    assert sum(velocity(world, e).x for e in (p, x, y, q)) == pytest.approx(0.0, abs=1e-9)
