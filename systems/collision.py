@@ -186,28 +186,28 @@ class CollisionSystem(esper.Processor):
             found = [e for e in found if self.meet(body, bodies[e])]
         return found, load
 
-    def widen(self, body: Body, box: Box) -> list[tuple[int, int]]:
-        """File a moving ``body`` under ``box`` too, as well as under the
-        swept box it had, when its path changed during the step and leaves
-        that box: later queries and its partners' candidates then see where
-        it goes now. Returns the pairs (a < b) it newly meets, which are
-        also added to both bodies' partners."""
+    def widen(self, body: Body, box: Box) -> tuple[list[int], list[tuple[int, int]]]:
+        """``candidates`` for a moving ``body`` within ``box`` (px), filing it
+        under ``box`` too, as well as under the swept box it had, when its
+        path changed during the step and leaves that box: later queries and
+        its partners' candidates then see where it goes now. Also returns
+        the pairs (a < b) it newly meets, added to both bodies' partners."""
         x, y, w, h = box
         fx, fy, fw, fh = filed = self.grid.boxes[body.entity]
         if fx <= x and fy <= y and x + w <= fx + fw and y + h <= fy + fh:
-            return []
-        wider = union_box(filed, box)
-        self.grid.insert(body.entity, wider, body.static and body.physics is None)
+            return body.neighbours, []
+        self.grid.insert(body.entity, union_box(filed, box), body.static and body.physics is None)
+        bodies = self.bodies
+        found = [e for e in self.grid.query(box) if e != body.entity and self.meet(body, bodies[e])
+                 and not (body.static and bodies[e].static)]
         known = set(body.neighbours)
         met = []
-        for entity in self.grid.query(wider):
-            other = self.bodies[entity]
-            if other is body or entity in known or (body.static and other.static) or not self.meet(body, other):
-                continue
-            body.neighbours.append(entity)
-            other.neighbours.append(body.entity)
-            met.append((body.entity, entity) if body.entity < entity else (entity, body.entity))
-        return met
+        for entity in found:
+            if entity not in known:
+                body.neighbours.append(entity)
+                bodies[entity].neighbours.append(body.entity)
+                met.append((body.entity, entity) if body.entity < entity else (entity, body.entity))
+        return found, met
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:

@@ -284,10 +284,11 @@ class Sweeper:
         changed is bounded by the swept box the broad phase filed."""
         bodies, paths, filed = self.collision.bodies, self.paths, self.collision.grid.boxes
         reach = union_box(_box_at(body, path, now), _box_at(body, path, 1.0))
-        self.met += self.collision.widen(body, reach)
+        candidates, met = self.collision.widen(body, reach)
+        self.met += met
         x, y, w, h = reach
         left, top, right, bottom = x - SWEEP_SLOP, y - SWEEP_SLOP, x + w + SWEEP_SLOP, y + h + SWEEP_SLOP
-        for entity in body.neighbours:
+        for entity in candidates:
             other_path = paths.get(entity)
             if other_path is None or not other_path.version:
                 ox, oy, ow, oh = filed[entity]
