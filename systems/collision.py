@@ -173,9 +173,7 @@ class CollisionSystem(esper.Processor):
     def candidates_within(self, body: Body, box: Box, budget: int | None) -> tuple[list[int], int]:
         """``candidates``, and how many boxes were looked at; a query that
         would look at more than ``budget`` boxes is skipped for the partners."""
-        x, y, w, h = box
-        bx, by, bw, bh = self.grid.boxes[body.entity]
-        if bx <= x and by <= y and x + w <= bx + bw and y + h <= by + bh:
+        if _within(box, self.grid.boxes[body.entity]):
             return body.neighbours, len(body.neighbours)
         load = 0 if budget is None else self.grid.load(box)
         if budget is not None and load > budget:
@@ -192,11 +190,10 @@ class CollisionSystem(esper.Processor):
         path changed during the step and leaves that box: later queries and
         its partners' candidates then see where it goes now. Also returns
         the pairs (a < b) it newly meets, added to both bodies' partners."""
-        x, y, w, h = box
-        fx, fy, fw, fh = filed = self.grid.boxes[body.entity]
-        if fx <= x and fy <= y and x + w <= fx + fw and y + h <= fy + fh:
+        filed = self.grid.boxes[body.entity]
+        if _within(box, filed):
             return body.neighbours, []
-        self.grid.insert(body.entity, union_box(filed, box), body.static and body.physics is None)
+        self.grid.insert(body.entity, union_box(filed, box), _resting(body))
         bodies = self.bodies
         found = [e for e in self.grid.query(box) if e != body.entity and self.meet(body, bodies[e])
                  and not (body.static and bodies[e].static)]
@@ -293,6 +290,13 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
                           | (ONE_WAY if collider.sides is not _ALL_SIDES else 0)
                           | (MOVING_STATIC if static and not level else 0))
     return kinds
+
+
+def _within(box: Box, outer: Box) -> bool:
+    """Whether ``box`` lies inside ``outer`` (edges may touch)."""
+    x, y, w, h = box
+    ox, oy, ow, oh = outer
+    return ox <= x and oy <= y and x + w <= ox + ow and y + h <= oy + oh
 
 
 def _resting(body: Body) -> bool:

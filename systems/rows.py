@@ -26,7 +26,7 @@ from pygame import Vector2
 
 from components import Shape
 from systems.collision import Body, CollisionSystem
-from systems.geometry import TOUCH_EPSILON, Box
+from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, directional_gap
 from systems.impulse import pool_adjacent
 from systems.resolution import Resolution, material
 
@@ -100,18 +100,16 @@ def _touching(body: Body, toward: Vector2, box_at: BoxAt, collision: CollisionSy
     """The bodies whose faces lie within ``gap`` px of ``body``'s face toward
     ``toward`` and overlap it across, that it may collide with (TRIGGERs,
     filtered pairs and one-way faces from behind left out)."""
-    axis, other = (0, 1) if toward.x else (1, 0)
+    axis = 0 if toward.x else 1
+    sign = 1 if toward[axis] > 0 else -1
     x, y, w, h = box = box_at(body)
-    face = box[axis] + box[axis + 2] if toward[axis] > 0 else box[axis]
     found = []
     for entity in collision.candidates(body, (x - gap, y - gap, w + 2 * gap, h + 2 * gap)):
         neighbour = collision.bodies[entity]
         if neighbour.trigger or neighbour is body:
             continue
         near = box_at(neighbour)
-        facing = near[axis] if toward[axis] > 0 else near[axis] + near[axis + 2]
-        across = min(box[other] + box[other + 2], near[other] + near[other + 2]) - max(box[other], near[other])
-        if abs(facing - face) <= gap and across > TOUCH_EPSILON:
+        if abs(directional_gap(box, near, axis, sign)) <= gap and axis_overlap(box, near, 1 - axis) > TOUCH_EPSILON:
             first, second = (body, neighbour) if toward[axis] > 0 else (neighbour, body)
             if state.permits(first, second, toward if toward[axis] > 0 else -toward):
                 found.append(neighbour)
@@ -145,10 +143,11 @@ def settle_row(row: Row, normal: Vector2, box_at: BoxAt, state: Resolution, time
     low, high = (row.behind, row.ahead) if normal[axis] > 0 else (row.ahead, row.behind)
     chain = [body for body in (low, *bodies, high) if body is not None]
     before = [_speed(body, axis) for body in chain]
+    start = 1 if low is not None else 0
+    speeds = before[start:start + len(bodies)]  # the members'
     masses = [1.0 / body.inverse_mass for body in bodies]
-    pooled = pool_adjacent(masses, before[1 if low else 0:len(before) - (1 if high else 0)],
-                           None if low is None else before[0], None if high is None else before[-1])
-    passed = _passed(masses, before[1 if low else 0:], pooled, low is not None)
+    pooled = pool_adjacent(masses, speeds, None if low is None else before[0], None if high is None else before[-1])
+    passed = _passed(masses, speeds, pooled, low is not None)
     for body, speed in zip(bodies, pooled):
         assert body.physics is not None  # rows hold bodies with Physics only
         body.physics.velocity[axis] = speed
@@ -186,15 +185,12 @@ def _record(first: Body, second: Body, axis: int, box_at: BoxAt, state: Resoluti
             depth: float) -> None:
     """Record the contact of neighbours ``first`` and ``second`` (in order
     along +``axis``), its normal from the lower entity id to the higher."""
-    other = 1 - axis
     low, high = (first, second) if first.entity < second.entity else (second, first)
     box_low, box_high = box_at(low), box_at(high)
-    across = (min(box_low[other] + box_low[other + 2], box_high[other] + box_high[other + 2])
-              - max(box_low[other], box_high[other]))
     along = Vector2()
     along[axis] = 1.0 if high is second else -1.0
     state.record(low.entity, high.entity, along, depth, False, (box_low, low.shape, box_high, high.shape),
-                 time, max(across, 0.0))
+                 time, max(axis_overlap(box_low, box_high, 1 - axis), 0.0))
 
 
 def _rub(a: Body, b: Body, other: int, impulse: float) -> None:
