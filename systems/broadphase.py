@@ -189,13 +189,15 @@ class SpatialGrid:
             for i in range(count if fixed else count - 1):
                 a = everyone[i]
                 ax, ay, aw, ah = boxes[a]
+                a_right, a_bottom = ax + aw, ay + ah
                 for j in range(i + 1, total):
                     b = everyone[j]
                     bx, by, bw, bh = boxes[b]
+                    # Overlap test written out: this loop runs for every pair in a cell.
+                    if bx > a_right or ax > bx + bw or by > a_bottom or ay > by + bh:
+                        continue
                     left = ax if ax > bx else bx
                     top = ay if ay > by else by
-                    if left > min(ax + aw, bx + bw) or top > min(ay + ah, by + bh):
-                        continue
                     if floor(left / size) != cx or floor(top / size) != cy:
                         continue
                     if not (a in skip and b in skip):
@@ -270,18 +272,21 @@ class SpatialGrid:
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
         x, y, w, h = box
+        right, bottom = x + w, y + h
         hits: set[int] = set()
         boxes = self.boxes
         span = _span(box, self.cell_size)
         for cells in (self.cells, self.fixed_cells):
-            for _, members in _cells_within(cells, span) if cells else ():
+            if not cells:
+                continue
+            for _, members in _cells_within(cells, span):
                 for entity in members:
                     ox, oy, ow, oh = boxes[entity]
-                    if ox <= x + w and x <= ox + ow and oy <= y + h and y <= oy + oh:
+                    if ox <= right and x <= ox + ow and oy <= bottom and y <= oy + oh:
                         hits.add(entity)
         for large in (self.large, self.fixed_large):
-            for entity, other in large.items():
-                if _touch(other, box):
+            for entity, (ox, oy, ow, oh) in large.items():
+                if ox <= right and x <= ox + ow and oy <= bottom and y <= oy + oh:
                     hits.add(entity)
         return sorted(hits)
 

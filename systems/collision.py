@@ -194,16 +194,19 @@ class CollisionSystem(esper.Processor):
         if _within(box, filed):
             return body.neighbours, []
         self.grid.insert(body.entity, union_box(filed, box), _resting(body))
-        bodies = self.bodies
-        found = [e for e in self.grid.query(box) if e != body.entity and self.meet(body, bodies[e])
-                 and not (body.static and bodies[e].static)]
+        bodies, entity = self.bodies, body.entity
+        if self.layered or body.trigger or body.static:
+            found = [e for e in self.grid.query(box) if e != entity and self.meet(body, bodies[e])
+                     and not (body.static and bodies[e].static)]
+        else:  # a plain mover meets everything it touches
+            found = [e for e in self.grid.query(box) if e != entity]
         known = set(body.neighbours)
         met = []
-        for entity in found:
-            if entity not in known:
-                body.neighbours.append(entity)
-                bodies[entity].neighbours.append(body.entity)
-                met.append((body.entity, entity) if body.entity < entity else (entity, body.entity))
+        for other in found:
+            if other not in known:
+                body.neighbours.append(other)
+                bodies[other].neighbours.append(entity)
+                met.append((entity, other) if entity < other else (other, entity))
         return found, met
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],

@@ -90,7 +90,7 @@ class Sweeper:
         bodies = collision.bodies
         for a, b in collision.pairs:
             if bodies[a].moved or bodies[b].moved:
-                self._schedule(bodies[a], bodies[b], 0.0)
+                self._schedule(bodies[a], bodies[b], 0.0, bodies[a].before, bodies[b].before)
         while self.queue:
             time, surface, a, b, _, version_a, version_b, normal = heapq.heappop(self.queue)
             path_a, path_b = self.paths[a], self.paths[b]
@@ -111,15 +111,17 @@ class Sweeper:
             self.paths[body.entity] = path
         return path
 
-    def _schedule(self, a: Body, b: Body, now: float) -> None:
-        """Queue the first impact of a and b after step fraction ``now``."""
+    def _schedule(self, a: Body, b: Body, now: float, box_a: Box, box_b: Box) -> None:
+        """Queue the first impact of a and b after step fraction ``now``,
+        where their boxes (px) are ``box_a`` and ``box_b``."""
         if a.static and b.static:
             return
-        path_a, path_b = self._path(a), self._path(b)
+        paths = self.paths
+        path_a = paths.get(a.entity) or self._path(a)
+        path_b = paths.get(b.entity) or self._path(b)
         relative = (path_a.motion - path_b.motion) * (1.0 - now)
         if relative.x == 0.0 and relative.y == 0.0:
             return
-        box_a, box_b = _box_at(a, path_a, now), _box_at(b, path_b, now)
         hit = sweep(box_a, a.shape, box_b, b.shape, relative)
         if hit is not None:
             time, normal, surface = now + hit.time * (1.0 - now), hit.normal, hit.surface
@@ -283,7 +285,8 @@ class Sweeper:
         not swept (most of a fast body's neighbours). A path no impact has
         changed is bounded by the swept box the broad phase filed."""
         bodies, paths, filed = self.collision.bodies, self.paths, self.collision.grid.boxes
-        reach = union_box(_box_at(body, path, now), _box_at(body, path, 1.0))
+        mine = _box_at(body, path, now)
+        reach = union_box(mine, _box_at(body, path, 1.0))
         candidates, met = self.collision.widen(body, reach)
         self.met += met
         x, y, w, h = reach
@@ -292,13 +295,18 @@ class Sweeper:
             other_path = paths.get(entity)
             if other_path is None or not other_path.version:
                 ox, oy, ow, oh = filed[entity]
+            elif other_path.bounds is not None and other_path.bounds_version == other_path.version:
+                ox, oy, ow, oh = other_path.bounds  # kept by _remaining_bounds
             else:
                 ox, oy, ow, oh = _remaining_bounds(bodies[entity], other_path)
             if ox > right or oy > bottom or ox + ow < left or oy + oh < top:
                 continue
             other = bodies[entity]
-            first, second = (body, other) if body.entity < entity else (other, body)
-            self._schedule(first, second, now)
+            theirs = _box_at(other, other_path or self._path(other), now)
+            if body.entity < entity:
+                self._schedule(body, other, now, mine, theirs)
+            else:
+                self._schedule(other, body, now, theirs, mine)
 
 
 def _remaining_bounds(body: Body, path: Path) -> tuple[float, float, float, float]:
@@ -316,6 +324,7 @@ def _box_at(body: Body, path: Path, time: float) -> tuple[float, float, float, f
     """The body's collider box (px) at step fraction ``time``."""
     if time == 0.0:
         return body.before  # every path starts where the step started
-    where = path.at(time)
-    offset = body.collider.offset
-    return (where.x + offset.x, where.y + offset.y, body.box[2], body.box[3])
+    # ``path.at(time)`` in scalars: the same operations, without two Vector2s.
+    origin, motion, elapsed = path.origin, path.motion, time - path.start
+    offset, box = body.collider.offset, body.box
+    return (origin.x + motion.x * elapsed + offset.x, origin.y + motion.y * elapsed + offset.y, box[2], box[3])

@@ -55,22 +55,27 @@ def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
     inside) and along which axis it enters last; None if it never does."""
     if motion.x == 0.0 and motion.y == 0.0:
         return None
-    x_slab, y_slab = (_slab(a[axis], a[axis + 2], b[axis], b[axis + 2], motion[axis]) for axis in (0, 1))
-    if x_slab is None or y_slab is None:
+    x_slab = _slab(a[0], a[2], b[0], b[2], motion.x)
+    if x_slab is None:
         return None
-    slabs = (x_slab, y_slab)
-    entry = max(slabs[0][0], slabs[1][0])
-    leave = min(slabs[0][1], slabs[1][1])
+    y_slab = _slab(a[1], a[3], b[1], b[3], motion.y)
+    if y_slab is None:
+        return None
+    (x_in, x_out), (y_in, y_out) = x_slab, y_slab
+    entry = y_in if y_in > x_in else x_in
+    leave = y_out if y_out < x_out else x_out
     if entry >= leave or entry > 1.0 or leave <= 0.0:
         return None
     # The later entry names the face that is hit; on an exact tie (a corner
     # meeting a corner) the vertical face wins, so floors catch landings.
-    axis = 0 if slabs[0][0] > slabs[1][0] else 1
-    other = 1 - axis
     # A sliver is a graze: if along the other axis the boxes overlap no more
     # than TOUCH_EPSILON before parting, the corner only brushes past (a body
     # topping a ramp beside a tile's corner), so there is no hit.
-    if (slabs[other][1] - entry) * abs(motion[other]) <= TOUCH_EPSILON:
+    if x_in > y_in:
+        axis, other_leave, other_move = 0, y_out, motion.y
+    else:
+        axis, other_leave, other_move = 1, x_out, motion.x
+    if (other_leave - entry) * abs(other_move) <= TOUCH_EPSILON:
         return None
     return entry, axis
 
