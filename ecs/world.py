@@ -290,22 +290,20 @@ class World:
         """Raise ``ValueError`` naming the entity and field if a vector was
         made non-finite (or a size negative) in place since the last step:
         assignment is checked by the components, ``position.x = nan`` is not.
-        A sum spots a NaN or infinity cheaply; only then are the rows
-        searched for the culprit."""
+        A sum of squared lengths spots a NaN or infinity cheaply (in C: a
+        vector's ``x`` costs more to read from Python than its length);
+        only then are the rows searched for the culprit."""
         transforms = self.get_component(Transform)
-        total = 0.0
-        for _, transform in transforms:
-            now, before = transform.position, transform.previous_position
-            total += now.x + now.y + before.x + before.y
         physics = self.get_component(Physics)
-        for _, body in physics:
-            total += body.velocity.x + body.velocity.y
         colliders = self.get_component(Collider)
-        smallest = 0.0
-        for _, collider in colliders:
-            size, offset = collider.size, collider.offset
-            total += size.x + size.y + offset.x + offset.y
-            smallest = min(smallest, size.x, size.y)
+        square = Vector2.length_squared
+        sizes = [collider.size for _, collider in colliders]
+        total = (sum(map(square, [transform.position for _, transform in transforms]))
+                 + sum(map(square, [transform.previous_position for _, transform in transforms]))
+                 + sum(map(square, [body.velocity for _, body in physics]))
+                 + sum(map(square, [collider.offset for _, collider in colliders]))
+                 + sum(map(square, sizes)))
+        smallest = min([size[0] if size[0] < size[1] else size[1] for size in sizes], default=0.0)
         if math.isfinite(total) and smallest >= 0.0:
             return
         for kind, field, members in ((Transform, "position", transforms),

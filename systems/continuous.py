@@ -120,7 +120,7 @@ class Sweeper:
         path_a = paths.get(a.entity) or self._path(a)
         path_b = paths.get(b.entity) or self._path(b)
         relative = (path_a.motion - path_b.motion) * (1.0 - now)
-        if relative.x == 0.0 and relative.y == 0.0:
+        if not relative:  # a zero vector: they keep their distance
             return
         hit = sweep(box_a, a.shape, box_b, b.shape, relative)
         if hit is not None:
@@ -324,7 +324,8 @@ def _box_at(body: Body, path: Path, time: float) -> tuple[float, float, float, f
     """The body's collider box (px) at step fraction ``time``."""
     if time == 0.0:
         return body.before  # every path starts where the step started
-    # ``path.at(time)`` in scalars: the same operations, without two Vector2s.
+    # ``path.at(time)`` in scalars: the same operations, without two Vector2s
+    # (read by index, cheaper than pygame's ``x`` lookup).
     origin, motion, elapsed = path.origin, path.motion, time - path.start
     offset, box = body.collider.offset, body.box
-    return (origin.x + motion.x * elapsed + offset.x, origin.y + motion.y * elapsed + offset.y, box[2], box[3])
+    return (origin[0] + motion[0] * elapsed + offset[0], origin[1] + motion[1] * elapsed + offset[1], box[2], box[3])

@@ -45,12 +45,13 @@ def exchange_momentum(
     approach = relative.dot(normal)
     weights_a = _axis_weights(inverse_mass_a, held_a)
     weights_b = _axis_weights(inverse_mass_b, held_b)
-    stiffness = sum((weights_a[i] + weights_b[i]) * normal[i] * normal[i] for i in (0, 1))
+    nx, ny = normal[0], normal[1]
+    stiffness = (weights_a[0] + weights_b[0]) * nx * nx + (weights_a[1] + weights_b[1]) * ny * ny
     if approach <= 0.0 or stiffness == 0.0:
         return Vector2(), Vector2()
     normal_impulse = (1.0 + elasticity) * approach / stiffness
-    change_a = Vector2(-weights_a[0] * normal.x, -weights_a[1] * normal.y) * normal_impulse
-    change_b = Vector2(weights_b[0] * normal.x, weights_b[1] * normal.y) * normal_impulse
+    change_a = Vector2(-weights_a[0] * nx, -weights_a[1] * ny) * normal_impulse
+    change_b = Vector2(weights_b[0] * nx, weights_b[1] * ny) * normal_impulse
     sliding = relative - normal * approach
     sliding_speed = sliding.length()
     total = inverse_mass_a + inverse_mass_b

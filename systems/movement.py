@@ -57,16 +57,18 @@ class MovementSystem(esper.Processor):
                 velocity.x += gx * physics.gravity_scale
                 velocity.y += gy * physics.gravity_scale
             cap = physics.max_speed
-            vx, vy = velocity.x, velocity.y
+            # Read by index: a Vector2's ``x`` costs twice as much (pygame's
+            # attribute lookup), and this loop runs for every body.
+            vx, vy = velocity[0], velocity[1]
             if cap is not None and vx * vx + vy * vy > cap * cap:
                 velocity.scale_to_length(cap)
-                vx, vy = velocity.x, velocity.y
+                vx, vy = velocity[0], velocity[1]
             elif not (-_SAFE <= vx <= _SAFE and -_SAFE <= vy <= _SAFE):  # rarely: the world's cap
                 if vx * vx + vy * vy > limits.MAX_SPEED * limits.MAX_SPEED:
                     velocity.scale_to_length(limits.MAX_SPEED)
-                    vx, vy = velocity.x, velocity.y
-            position.x += vx * dt
-            position.y += vy * dt
+                    vx, vy = velocity[0], velocity[1]
+            position[0] += vx * dt
+            position[1] += vy * dt
         self._carry_riders()
 
     def _static_entities(self) -> set[int]:

@@ -53,12 +53,13 @@ def _slab(low: float, length: float, other_low: float, other_length: float,
 def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
     """When box a moving by ``motion`` enters box b (negative if it starts
     inside) and along which axis it enters last; None if it never does."""
-    if motion.x == 0.0 and motion.y == 0.0:
+    move_x, move_y = motion[0], motion[1]
+    if move_x == 0.0 and move_y == 0.0:
         return None
-    x_slab = _slab(a[0], a[2], b[0], b[2], motion.x)
+    x_slab = _slab(a[0], a[2], b[0], b[2], move_x)
     if x_slab is None:
         return None
-    y_slab = _slab(a[1], a[3], b[1], b[3], motion.y)
+    y_slab = _slab(a[1], a[3], b[1], b[3], move_y)
     if y_slab is None:
         return None
     (x_in, x_out), (y_in, y_out) = x_slab, y_slab
@@ -72,9 +73,9 @@ def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
     # than TOUCH_EPSILON before parting, the corner only brushes past (a body
     # topping a ramp beside a tile's corner), so there is no hit.
     if x_in > y_in:
-        axis, other_leave, other_move = 0, y_out, motion.y
+        axis, other_leave, other_move = 0, y_out, move_y
     else:
-        axis, other_leave, other_move = 1, x_out, motion.x
+        axis, other_leave, other_move = 1, x_out, move_x
     if (other_leave - entry) * abs(other_move) <= TOUCH_EPSILON:
         return None
     return entry, axis
