@@ -15,7 +15,7 @@ from pygame import Vector2
 from components.collider import Shape
 from systems import triangle
 from systems.geometry import TOUCH_EPSILON, Box, Tie, box_contact
-from systems.sweep import Hit, sweep_boxes, sweep_circle_box, sweep_circles
+from systems.sweep import Hit, Motion, sweep_boxes, sweep_circle_box, sweep_circles
 from systems.triangle import Corner
 
 __all__ = ["CORNERS", "Penetration", "overlap", "sweep", "circle_of", "contact_point", "exit_distance"]
@@ -153,10 +153,12 @@ def exit_distance(box_a: Box, shape_a: Shape, box_b: Box, shape_b: Shape, normal
     return reach * (1.0 - back.time)
 
 
-def sweep(box_a: Box, shape_a: Shape, box_b: Box, shape_b: Shape, motion: Vector2) -> Hit | None:
+def sweep(box_a: Box, shape_a: Shape, box_b: Box, shape_b: Shape, motion: Motion) -> Hit | None:
     """First touch of shape a moving by ``motion`` (relative to b) with shape b."""
     if shape_a is _BOX and shape_b is _BOX:
         return sweep_boxes(box_a, box_b, motion)
+    if not isinstance(motion, Vector2):
+        motion = Vector2(motion)
     if shape_a in CORNERS:
         flipped = sweep(box_b, shape_b, box_a, shape_a, -motion)
         return None if flipped is None else flipped._replace(normal=-flipped.normal)

@@ -12,13 +12,17 @@ centre and a radius, in px.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, Union
 
 from pygame import Vector2
 
 from systems.geometry import TOUCH_EPSILON, Box
 
-__all__ = ["Hit", "sweep_boxes", "sweep_circles", "sweep_circle_box"]
+__all__ = ["Hit", "Motion", "sweep_boxes", "sweep_circles", "sweep_circle_box"]
+
+#: A displacement (px): boxes take a plain pair of floats too, which is
+#: cheaper to make than a Vector2 for the many sweeps of a step.
+Motion = Union[Vector2, tuple[float, float]]
 
 
 class Hit(NamedTuple):
@@ -50,7 +54,7 @@ def _slab(low: float, length: float, other_low: float, other_length: float,
 
 # Slab test of a moving box against a box at rest: the segment against
 # their Minkowski difference, one slab per axis (Sacred Software, *Collisions, Part 1*).
-def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
+def _entry(a: Box, b: Box, motion: Motion) -> tuple[float, int] | None:
     """When box a moving by ``motion`` enters box b (negative if it starts
     inside) and along which axis it enters last; None if it never does."""
     move_x, move_y = motion[0], motion[1]
@@ -81,7 +85,7 @@ def _entry(a: Box, b: Box, motion: Vector2) -> tuple[float, int] | None:
     return entry, axis
 
 
-def _face(entry: float, axis: int, motion: Vector2) -> tuple[float, Vector2] | None:
+def _face(entry: float, axis: int, motion: Motion) -> tuple[float, Vector2] | None:
     """Time (clamped to 0 when merely touching) and normal of a face hit; None
     when the shapes already overlap at the start."""
     if entry < 0.0:
@@ -93,7 +97,7 @@ def _face(entry: float, axis: int, motion: Vector2) -> tuple[float, Vector2] | N
     return entry, normal
 
 
-def sweep_boxes(a: Box, b: Box, motion: Vector2) -> Hit | None:
+def sweep_boxes(a: Box, b: Box, motion: Motion) -> Hit | None:
     """First touch of box a moving by ``motion`` with box b at rest."""
     entered = _entry(a, b, motion)
     face = None if entered is None else _face(*entered, motion)
