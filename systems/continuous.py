@@ -89,8 +89,9 @@ class Sweeper:
         self.tiebreak = itertools.count()
         bodies = collision.bodies
         for a, b in collision.pairs:
-            if bodies[a].moved or bodies[b].moved:
-                self._schedule(bodies[a], bodies[b], 0.0, bodies[a].before, bodies[b].before)
+            body_a, body_b = bodies[a], bodies[b]
+            if body_a.moved or body_b.moved:
+                self._schedule(body_a, body_b, 0.0, body_a.before, body_b.before)
         while self.queue:
             time, surface, a, b, _, version_a, version_b, normal = heapq.heappop(self.queue)
             path_a, path_b = self.paths[a], self.paths[b]

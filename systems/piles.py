@@ -166,4 +166,5 @@ def _overlapped_before(a: Body, b: Body) -> bool:
     """Whether the pair's boxes overlapped by more than RESOLVE_SLOP on both
     axes when the step began."""
     before_a, before_b = a.before, b.before
-    return all(axis_overlap(before_a, before_b, axis) > RESOLVE_SLOP for axis in (0, 1))
+    return (axis_overlap(before_a, before_b, 0) > RESOLVE_SLOP
+            and axis_overlap(before_a, before_b, 1) > RESOLVE_SLOP)

@@ -153,7 +153,7 @@ class Resolution:
             shapes = (a.box, a.shape, b.box, b.shape)
         self.record(a.entity, b.entity, normal, depth, False, shapes, time, surface)
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
-        axis = 0 if abs(normal.x) > abs(normal.y) else 1
+        axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
         for body, toward, held in ((b, -sign, pinned[0]), (a, sign, pinned[1])):
             if held and not body.static:  # pushed off a body that holds still
@@ -261,7 +261,7 @@ def _bit(axis: int, sign: float) -> int:
 def _direction_bits(normal: Vector2) -> tuple[int, int]:
     """Bits for pushing a against ``normal`` and b along it (the dominant
     axis; y at 45°, so a body on a 45° ramp is held up, not sideways)."""
-    axis = 0 if abs(normal.x) > abs(normal.y) else 1
+    axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
     sign = 1.0 if normal[axis] > 0 else -1.0
     return _bit(axis, -sign), _bit(axis, sign)
 
@@ -288,7 +288,7 @@ def _own_velocity(body: Body) -> Vector2:
     is relative to its platform along the contact normal."""
     if body.physics is None:
         return _ZERO
-    if body.frame.x or body.frame.y:
+    if body.frame:  # not the zero vector
         return body.physics.velocity + body.frame
     return body.physics.velocity
 
