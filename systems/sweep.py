@@ -131,7 +131,10 @@ def sweep_circles(centre_a: Vector2, radius_a: float, centre_b: Vector2, radius_
         b = 2.0 * closing
         c = distance * distance - reach * reach
         discriminant = b * b - 4.0 * a * c
-        if discriminant < 0.0:
+        # The quadratic's least value, -discriminant / 4a, is d² - reach² at
+        # the closest approach: circles that would overlap by no more than
+        # TOUCH_EPSILON there only graze, as a box sliver does (see _entry).
+        if discriminant <= 4.0 * a * TOUCH_EPSILON * (2.0 * reach - TOUCH_EPSILON):
             return None
         time = (-b - math.sqrt(discriminant)) / (2.0 * a)
         if time > 1.0:

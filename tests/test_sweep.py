@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from pygame import Vector2
 
@@ -50,6 +50,17 @@ def test_circle_time_of_impact_and_oblique_normal():
     assert hit.time == pytest.approx(0.55)
     assert hit.normal.x == pytest.approx(0.8) and hit.normal.y == pytest.approx(0.6)
     assert sweep_circles(Vector2(0, 0), 5, Vector2(30, 11), 5, Vector2(40, 0)) is None
+
+
+def test_circles_that_only_graze_do_not_hit():
+    # Radii 0.5 and 2, centres (0.5, 4.5) and (2, 2), moving 2 px along x:
+    # at x = 2 (t = 0.75) the centres are 2.5 apart, exactly the sum of the
+    # radii: they touch without closing, a graze, as a box sliver is.
+    assert sweep_circles(Vector2(0.5, 4.5), 0.5, Vector2(2, 2), 2.0, Vector2(2, 0)) is None
+    # 0.01 px closer they overlap: contact when (x - 2)² + 2.49² = 2.5²,
+    # x = 2 - √0.0499, i.e. t = (1.5 - √0.0499) / 2.
+    hit = sweep_circles(Vector2(0.5, 4.49), 0.5, Vector2(2, 2), 2.0, Vector2(2, 0))
+    assert hit.time == pytest.approx((1.5 - math.sqrt(0.0499)) / 2)
 
 
 def test_circle_hits_a_box_face():
@@ -107,6 +118,7 @@ def _overlaps_at(a, b, motion, t, shapes):
 @given(coord, coord, extent, coord, coord, extent, moves, moves,
        st.sampled_from([(Shape.BOX, Shape.BOX), (Shape.CIRCLE, Shape.CIRCLE), (Shape.CIRCLE, Shape.BOX),
                         (Shape.BOX, Shape.CIRCLE)]))
+@example(0.0, 4.0, 1.0, 0.0, 0.0, 4.0, 2.0, 0.0, (Shape.CIRCLE, Shape.CIRCLE))  # an exact graze (long profile)
 def test_sweep_agrees_with_sampling_the_path(ax, ay, sa, bx, by, sb, mx, my, shapes):
     a = (ax, ay, sa, sa)
     b = (bx, by, sb, sb)
