@@ -12,7 +12,7 @@ centre and a radius, in px.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 from pygame import Vector2
 
@@ -22,7 +22,7 @@ __all__ = ["Hit", "Motion", "sweep_boxes", "sweep_circles", "sweep_circle_box"]
 
 #: A displacement (px): boxes take a plain pair of floats too, which is
 #: cheaper to make than a Vector2 for the many sweeps of a step.
-Motion = Union[Vector2, tuple[float, float]]
+Motion = Vector2 | tuple[float, float]
 
 
 class Hit(NamedTuple):
@@ -131,10 +131,7 @@ def sweep_circles(centre_a: Vector2, radius_a: float, centre_b: Vector2, radius_
         b = 2.0 * closing
         c = distance * distance - reach * reach
         discriminant = b * b - 4.0 * a * c
-        # The quadratic's least value, -discriminant / 4a, is d² - reach² at
-        # the closest approach: circles that would overlap by no more than
-        # TOUCH_EPSILON there only graze, as a box sliver does (see _entry).
-        if discriminant <= 4.0 * a * TOUCH_EPSILON * (2.0 * reach - TOUCH_EPSILON):
+        if discriminant < 0.0:
             return None
         time = (-b - math.sqrt(discriminant)) / (2.0 * a)
         if time > 1.0:
@@ -142,7 +139,10 @@ def sweep_circles(centre_a: Vector2, radius_a: float, centre_b: Vector2, radius_
     normal = centre_b - (centre_a + motion * time)
     if normal.length_squared() == 0.0:
         normal = Vector2(motion).normalize()
-    return Hit(max(time, 0.0), normal.normalize(), 0.0)
+    normal = normal.normalize()
+    if motion.dot(normal) <= 0.0:
+        return None  # a path tangent to the circle touches it without closing on it: a graze
+    return Hit(max(time, 0.0), normal, 0.0)
 
 
 # Moving circle against a box: the box grown by the radius, then the

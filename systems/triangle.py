@@ -416,8 +416,7 @@ def _sweep_circle(centre: Vector2, radius: float, shape: _Shape, motion: Vector2
         if 0.0 <= share <= 1.0 and (best is None or time < best.time):
             best = Hit(time, -normal, 0.0)
     for vertex in shape.vertices:
-        hit = sweep_circles(centre, radius, vertex, 0.0, motion)
-        # A path tangent to the vertex circle only grazes it (no approach at contact).
-        if hit is not None and motion.dot(hit.normal) > 0.0 and (best is None or hit.time < best.time):
+        hit = sweep_circles(centre, radius, vertex, 0.0, motion)  # None for a path tangent to it: a graze
+        if hit is not None and (best is None or hit.time < best.time):
             best = hit
     return best

@@ -159,7 +159,7 @@ def test_swept_box_reaches_what_the_sweep_can_hit():
     # 10.5 px reaches b: the sweep hits it at 10/10.5 of the move.
     assert not swept_apart(a, (10.5, 0.0), b, 0.01)
     assert sweep_boxes(a, b, Vector2(10.5, 0)).time == pytest.approx(10 / 10.5)
-    # Moving away, or passing 11 px below it, stays apart.
+    # Moving away from it, or going down from 10 px below it, stays apart.
     assert swept_apart(a, (-30.0, 0.0), b, 0.01)
     assert swept_apart(a, (40.0, 21.0), (20, -20, 10, 10), 0.01)
 
