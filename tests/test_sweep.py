@@ -63,6 +63,18 @@ def test_circles_that_only_graze_do_not_hit():
     assert hit.time == pytest.approx((1.5 - math.sqrt(0.0499)) / 2)
 
 
+def test_circle_skimming_onto_a_face_past_a_corner_hits():
+    # A circle (r = 0.5) 6e-5 px above a thin platform's top, 0.1 px left of
+    # its corner, moving 1e4 px right and 6 px down: it barely clears the
+    # corner point, then sinks into the face. It must hit, where its bottom
+    # reaches the corner, x = 0: after 0.1 px of the 1e4, t ≈ 1e-5.
+    r, x0 = 0.5, -0.1
+    y0 = -(r - 1e-9) + 6e-4 * x0
+    hit = sweep((x0 - r, y0 - r, 1.0, 1.0), Shape.CIRCLE, (0.0, 0.0, 2e4, 1.0), Shape.BOX, Vector2(1e4, 6.0))
+    assert hit is not None and hit.time == pytest.approx(1e-5, rel=1e-3)
+    assert hit.normal.y == pytest.approx(1.0)
+
+
 def test_circle_hits_a_box_face():
     hit = sweep_circle_box(Vector2(0, 30), 5, (20, 20, 20, 20), Vector2(40, 0))
     assert hit.time == pytest.approx(15 / 40) and hit.normal == Vector2(1, 0)
