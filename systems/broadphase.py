@@ -255,17 +255,12 @@ class SpatialGrid:
         sweeps = [(large, box, cells) for large, box in self.large.items() for cells in (self.cells, self.fixed_cells)]
         sweeps += [(large, box, self.cells) for large, box in self.fixed_large.items()]
         for large, box, cells in sweeps:
-            lx, ly, lw, lh = box
-            right, bottom, skipped = lx + lw, ly + lh, large in skip
             for (cx, cy), members in _cells_within(cells, self.spans[large]):
                 for other in members:
-                    if skipped and other in skip:
+                    ox, oy, _, _ = other_box = boxes[other]
+                    if (large in skip and other in skip) or not _touch(box, other_box):
                         continue
-                    ox, oy, ow, oh = boxes[other]
-                    # _touch(box, boxes[other]) written out: this runs for every box near a large one.
-                    if ox > right or lx > ox + ow or oy > bottom or ly > oy + oh:
-                        continue
-                    if floor((ox if ox > lx else lx) / size) == cx and floor((oy if oy > ly else ly) / size) == cy:
+                    if floor(max(box[0], ox) / size) == cx and floor(max(box[1], oy) / size) == cy:
                         found.append((large, other) if large < other else (other, large))
         ordered = list(self.large.items())
         for i, (a, box_a) in enumerate(ordered):

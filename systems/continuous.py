@@ -301,8 +301,6 @@ class Sweeper:
             other_path = paths.get(entity)
             if other_path is None or not other_path.version:
                 ox, oy, ow, oh = filed[entity]
-            elif other_path.bounds is not None and other_path.bounds_version == other_path.version:
-                ox, oy, ow, oh = other_path.bounds  # kept by _remaining_bounds
             else:
                 ox, oy, ow, oh = _remaining_bounds(bodies[entity], other_path)
             if ox > right or oy > bottom or ox + ow < left or oy + oh < top:
