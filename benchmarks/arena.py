@@ -8,7 +8,7 @@ interleaved with ours so the machine's load hits both alike; compare the
 ratios within one run, never absolute times across runs. For each speed and
 N it prints our ms/step (swept, the default pipeline) and pymunk's, the
 ratio, µs per body, bodies escaped from the arena (ours / pymunk), and our
-time per stage (the systems' ``World.timings``, ms/step).
+time per system and stage (``World.timings``, ms/step).
 
     pip install -e .[bench]
     python -m benchmarks.arena                          # N = 200 … 16,000 at 200 and 3,000 px/s
@@ -80,8 +80,19 @@ def wall_boxes(side: float) -> list[tuple[float, float, float, float]]:
     ]
 
 
-#: The stages of a step, as the systems that run them are named in World.timings.
-STAGES = ("MovementSystem", "CollisionSystem", "ResponseSystem", "CollisionEvents")
+#: The systems of a step, as World.timings names them.
+SYSTEMS = ("MovementSystem", "CollisionSystem", "ResponseSystem", "CollisionEvents")
+
+#: The columns of stage times: each system, followed by the stages it times
+#: (``World.timed``; their times are part of the system's).
+STAGES = ("MovementSystem", "CollisionSystem", "CollisionSystem.bodies", "CollisionSystem.pairs",
+          "ResponseSystem", "ResponseSystem.sweep", "ResponseSystem.push_out", "ResponseSystem.contacts",
+          "CollisionEvents")
+
+
+def stage_label(name: str) -> str:
+    """A column heading: ``"ResponseSystem.sweep"`` -> ``"Response: sweep"``."""
+    return name.replace("System", "").replace(".", ": ")
 
 
 @dataclass
@@ -224,7 +235,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"\narena: 8x8 boxes, ±{speed:g} px/s, e=1, dt=1/60, best of {args.rounds} rounds "
               f"of {args.steps} steps, walls {WALL:g} px thick; stages in ms/step")
         header = ("| N | ours ms/step | pymunk ms/step | ours/pymunk | ours µs/body | escaped ours / pymunk | "
-                  + " | ".join(name.removesuffix("System") for name in STAGES) + " |")
+                  + " | ".join(stage_label(name) for name in STAGES) + " |")
         if args.discrete:
             header += " discrete ms/step | escaped discrete |"
         print(header)

@@ -20,7 +20,7 @@ import argparse
 import math
 import random
 
-from benchmarks.arena import STAGES, Result, time_space, time_steps
+from benchmarks.arena import STAGES, Result, stage_label, time_space, time_steps
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"\nlevel: 16x16 STATIC tiles, 8x8 crates, g={GRAVITY:g} px/s², best of {args.rounds} rounds "
           f"of {args.steps} steps; stages in ms/step")
     print("| tiles | crates | ours ms/step | pymunk ms/step | ours/pymunk | "
-          + " | ".join(name.removesuffix("System") for name in STAGES) + " |")
+          + " | ".join(stage_label(name) for name in STAGES) + " |")
     print("|---" * (5 + len(STAGES)) + "|")
     for count in args.crates:
         for tiles in args.tiles:

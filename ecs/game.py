@@ -242,7 +242,9 @@ class Game:
             ("contacts", str(len(self.world.contacts))),
             ("sprites drawn", str(self.renderer.drawn)),
         ]
-        rows += [(name, f"{ms:.2f} ms") for name, ms in self.frame_timings.items() if name != "DebugOverlay"]
+        # A stage ("ResponseSystem.sweep") is listed, indented, under its system.
+        rows += [("  " + name.partition(".")[2] if "." in name else name, f"{ms:.2f} ms")
+                 for name, ms in self.frame_timings.items() if name != "DebugOverlay"]
         return rows
 
     def run(self, frames: int | None = None, screenshot: str | None = None) -> None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import itertools
+from contextlib import contextmanager
 from functools import partial
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 import esper
@@ -266,7 +267,8 @@ class World:
 
     def step(self, dt: float) -> None:
         """Run every system once with ``dt`` seconds (0 to 1 s); each
-        system's time (ms) is kept in ``timings`` under its class name."""
+        system's time (ms) is kept in ``timings`` under its class name, and
+        the stages systems time (see ``timed``) under theirs."""
         if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not 0 <= dt <= limits.MAX_STEP:
             raise ValueError(f"dt must be a number of seconds in [0, {limits.MAX_STEP:g}], got {dt!r}")
         self._enter()
@@ -312,12 +314,28 @@ class World:
                                      (Collider, "offset", colliders), (Collider, "size", colliders)):
             _raise_bad_vector(kind, field, members)
 
+    @contextmanager
+    def timed(self, stage: str) -> Iterator[None]:
+        """Add the time (ms) spent in the ``with`` block to ``timings[stage]``.
+
+        Systems time their stages with it, named ``"<system class>.<stage>"``
+        (``"ResponseSystem.sweep"``), so the debug overlay and the benchmarks
+        show where a step goes; a stage's time is also part of its system's.
+        """
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[stage] = self.timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000
+
     def _run(self, system: System, dt: float) -> None:
-        """Run one system, adding its time (ms) to ``timings``."""
+        """Run one system, adding its time (ms) to ``timings`` (under its
+        class name, listed before the stages it times)."""
+        name = type(system).__name__
+        self.timings.setdefault(name, 0.0)
         start = time.perf_counter()
         system.process(dt)
-        name = type(system).__name__
-        self.timings[name] = self.timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
+        self.timings[name] += (time.perf_counter() - start) * 1000
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""

@@ -115,7 +115,16 @@ class CollisionSystem(esper.Processor):
         self._resting = _Resting()
 
     def process(self, dt: float) -> None:
-        """Collect bodies and candidate pairs for this step."""
+        """Collect bodies and candidate pairs for this step (two stages,
+        timed in ``World.timings``)."""
+        with self.world.timed("CollisionSystem.bodies"):
+            kinds = self._read_bodies()
+        with self.world.timed("CollisionSystem.pairs"):
+            self._find_pairs(kinds)
+
+    def _read_bodies(self) -> int:
+        """Read the colliders' components into ``bodies`` and file them in
+        the grid; returns their ``refresh`` bits together."""
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
@@ -131,6 +140,10 @@ class CollisionSystem(esper.Processor):
         else:
             self._sources = sources
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+        return kinds
+
+    def _find_pairs(self, kinds: int) -> None:
+        """The broad phase: ``pairs`` and each body's ``neighbours``."""
         bodies = self.bodies
         self.steps += 1
         self.layered = bool(kinds & LAYERED)

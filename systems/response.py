@@ -105,14 +105,24 @@ class ResponseSystem(esper.Processor):
         state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way)
         riders = _board_riders(bodies, self.rides, dt)
         met: list[tuple[int, int]] = []
+        timed = self.world.timed  # each stage's time is shown by the debug overlay
         if self.continuous and dt > 0:
-            self.sweeper.run(self.collision, state, dt)
+            with timed("ResponseSystem.sweep"):
+                self.sweeper.run(self.collision, state, dt)
             met = self.sweeper.met
-        self._push_out(state, met)
-        if state.crushed:
-            centre_crushed(state, self.collision)
-        if up:
-            snap_to_ground(state, self.collision, self.grounded, up)
+        with timed("ResponseSystem.push_out"):
+            self._push_out(state, met)
+            if state.crushed:
+                centre_crushed(state, self.collision)
+            if up:
+                snap_to_ground(state, self.collision, self.grounded, up)
+        with timed("ResponseSystem.contacts"):
+            self._record(state, riders, up)
+
+    def _record(self, state: Resolution, riders: list[Body], up: Vector2) -> None:
+        """Keep the step's contacts, grounded and crushed bodies and riders,
+        and set the Touching components."""
+        bodies = self.collision.bodies
         self.contacts = state.contacts()
         self.grounded = grounded_bodies(self.contacts, up)
         self.crushed = sorted(state.crushed)

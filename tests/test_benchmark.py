@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from benchmarks.arena import STAGES, escaped, make_scene, main, run_ours
+from benchmarks.arena import STAGES, SYSTEMS, escaped, make_scene, main, run_ours
 
 
 def test_scene_grows_with_sqrt_n_and_starts_inside():
@@ -19,7 +19,11 @@ def test_scene_grows_with_sqrt_n_and_starts_inside():
 def test_our_side_keeps_every_box_in(continuous):
     result = run_ours(make_scene(60, 200), 20, continuous=continuous)
     assert result.ms > 0 and result.escaped == 0
-    assert set(result.stages) == set(STAGES) and sum(result.stages.values()) <= result.ms
+    assert set(result.stages) == set(STAGES) and sum(result.stages[name] for name in SYSTEMS) <= result.ms
+    for name in STAGES:  # a stage is part of its system's time; the sweep runs only when swept
+        system = name.split(".")[0]
+        assert 0 <= result.stages[name] <= result.stages[system]
+        assert (result.stages[name] > 0) == (continuous or name != "ResponseSystem.sweep")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")

@@ -82,9 +82,13 @@ def test_f1_toggles_the_debug_overlay_and_its_panel_lists_system_times():
     post_key(pygame.KEYDOWN, pygame.K_F1)
     game.frame(STEP)
     assert game.debug.visible
-    rows = dict(game.debug_stats())
+    rows = game.debug_stats()
+    names = [name for name, _ in rows]
     for name in ("FPS", "MovementSystem", "CollisionSystem", "ResponseSystem", "RenderSystem"):
-        assert name in rows
+        assert name in names
+    # Stages follow their system, indented: Response's sweep, push-out and contact lists.
+    response = names.index("ResponseSystem")
+    assert names[response + 1:response + 4] == ["  sweep", "  push_out", "  contacts"]
 
 
 def test_layers_draw_in_order_and_images_replace_colours():

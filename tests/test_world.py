@@ -59,6 +59,28 @@ def test_systems_run_in_priority_order_and_any_process_object_is_accepted():
     assert calls == ["before movement", "between", "after response"]
 
 
+@pytest.mark.parametrize("continuous", [True, False])
+def test_timings_list_each_system_then_its_stages_and_a_users_own_stage(continuous):
+    world = World(continuous=continuous)
+    box(world, 0, 0, velocity=(60, 0))
+    box(world, 10.5, 0)
+
+    class Planner:
+        def process(self, dt):
+            with world.timed("Planner.search"):
+                sum(range(1000))
+
+    world.add_system(Planner(), priority=-1)
+    world.step(DT)
+    sweep = ["ResponseSystem.sweep"] if continuous else []  # the discrete pipeline doesn't sweep
+    assert list(world.timings) == [
+        "MovementSystem", "CollisionSystem", "CollisionSystem.bodies", "CollisionSystem.pairs",
+        "ResponseSystem", *sweep, "ResponseSystem.push_out", "ResponseSystem.contacts",
+        "CollisionEvents", "Planner", "Planner.search"]
+    for name, ms in world.timings.items():  # a stage's time is part of its system's
+        assert 0 < ms <= world.timings[name.partition(".")[0]]
+
+
 def test_custom_system_after_response_sees_this_steps_contacts():
     world = World()
     a = box(world, 0, 0, velocity=(60, 0))
