@@ -80,14 +80,14 @@ def wall_boxes(side: float) -> list[tuple[float, float, float, float]]:
     ]
 
 
-#: The systems of a step, as World.timings names them.
-SYSTEMS = ("MovementSystem", "CollisionSystem", "ResponseSystem", "CollisionEvents")
+#: The systems of a step, as World.timings names them, and the stages each
+#: times (``World.timed``; a stage's time is part of its system's).
+PARTS = {"MovementSystem": (), "CollisionSystem": ("bodies", "pairs"),
+         "ResponseSystem": ("sweep", "push_out", "contacts"), "CollisionEvents": ()}
+SYSTEMS = tuple(PARTS)
 
-#: The columns of stage times: each system, followed by the stages it times
-#: (``World.timed``; their times are part of the system's).
-STAGES = ("MovementSystem", "CollisionSystem", "CollisionSystem.bodies", "CollisionSystem.pairs",
-          "ResponseSystem", "ResponseSystem.sweep", "ResponseSystem.push_out", "ResponseSystem.contacts",
-          "CollisionEvents")
+#: The columns of stage times: each system, followed by its stages.
+STAGES = tuple(name for system, parts in PARTS.items() for name in (system, *(f"{system}.{p}" for p in parts)))
 
 
 def stage_label(name: str) -> str:

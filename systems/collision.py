@@ -117,9 +117,10 @@ class CollisionSystem(esper.Processor):
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step (two stages,
         timed in ``World.timings``)."""
-        with self.world.timed("CollisionSystem.bodies"):
+        name = type(self).__name__  # stages filed under this system's name, as World._run files it
+        with self.world.timed(f"{name}.bodies"):
             kinds = self._read_bodies()
-        with self.world.timed("CollisionSystem.pairs"):
+        with self.world.timed(f"{name}.pairs"):
             self._find_pairs(kinds)
 
     def _read_bodies(self) -> int:

@@ -105,18 +105,19 @@ class ResponseSystem(esper.Processor):
         state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way)
         riders = _board_riders(bodies, self.rides, dt)
         met: list[tuple[int, int]] = []
-        timed = self.world.timed  # each stage's time is shown by the debug overlay
+        # Each stage's time, filed under this system's name as World._run files it.
+        timed, name = self.world.timed, type(self).__name__
         if self.continuous and dt > 0:
-            with timed("ResponseSystem.sweep"):
+            with timed(f"{name}.sweep"):
                 self.sweeper.run(self.collision, state, dt)
             met = self.sweeper.met
-        with timed("ResponseSystem.push_out"):
+        with timed(f"{name}.push_out"):
             self._push_out(state, met)
             if state.crushed:
                 centre_crushed(state, self.collision)
             if up:
                 snap_to_ground(state, self.collision, self.grounded, up)
-        with timed("ResponseSystem.contacts"):
+        with timed(f"{name}.contacts"):
             self._record(state, riders, up)
 
     def _record(self, state: Resolution, riders: list[Body], up: Vector2) -> None:
