@@ -26,6 +26,7 @@ from systems.contact import Shapes
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
 from systems.rows import Row, find_row, settle_row
+from systems.sweeptable import covers, sweep_compiled
 
 __all__ = ["Sweeper"]
 
@@ -78,13 +79,22 @@ class Sweeper:
         if max_subdivisions < 1:
             raise ValueError(f"max_subdivisions must be >= 1, got {max_subdivisions!r}")
         self.max_subdivisions = max_subdivisions
+        self.compiled = True
+        self._sizes = (0, 0)  # the compiled kernel's buffers, as large as a step has needed
         self._warned = False
 
-    def run(self, collision: CollisionSystem, state: Resolution, dt: float) -> None:
-        """Sweep all candidate pairs of this step and resolve their impacts."""
+    def run(self, collision: CollisionSystem, state: Resolution, dt: float, carried: bool = False) -> None:
+        """Sweep all candidate pairs of this step and resolve their impacts
+        (``carried``: some body rides a platform this step)."""
         self.collision, self.state, self.dt = collision, state, dt
         self.paths: dict[int, Path] = {}
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see CollisionSystem.widen)
+        if self.compiled and covers(collision, state, carried):
+            self.met, frozen, self._sizes = sweep_compiled(collision, state, dt, self.max_subdivisions,
+                                                           self._sizes)
+            if frozen is not None:
+                self._warn_frozen(frozen)
+            return
         self.queue: list[Impact] = []
         self.tiebreak = itertools.count()
         bodies = collision.bodies
@@ -272,15 +282,18 @@ class Sweeper:
 
     def _freeze(self, body: Body, path: Path) -> None:
         """Stop a body that reached the subdivision bound where it is."""
+        self._warn_frozen(body.entity)
+        if not body.static:
+            path.motion = Vector2()
+
+    def _warn_frozen(self, entity: int) -> None:
         if not self._warned:
             self._warned = True
             log.warning(
                 "entity %d took part in %d impacts in one step; it stops where it is "
                 "for the rest of the step (warned once per system)",
-                body.entity, self.max_subdivisions,
+                entity, self.max_subdivisions,
             )
-        if not body.static:
-            path.motion = Vector2()
 
     def _resweep(self, body: Body, path: Path, now: float) -> None:
         """Schedule the impacts of a changed path with the body's neighbours.

@@ -18,6 +18,7 @@ __all__ = [
     "BoxContact",
     "TOUCH_EPSILON",
     "Tie",
+    "TIES",
     "tie_direction",
     "axis_overlap",
     "boxes_overlap",
@@ -118,14 +119,14 @@ def outside(box: Box, other: Box, face: Side, tolerance: float) -> bool:
     return box[0] >= other[0] + other[2] - tolerance
 
 
-# Directions k·(golden angle), k = 0..255: evenly spread around the circle.
-_TIES: list[Tie] = [(math.cos(k * 2.399963229728653), math.sin(k * 2.399963229728653)) for k in range(256)]
+#: Directions k·(golden angle), k = 0..255: evenly spread around the circle.
+TIES: list[Tie] = [(math.cos(k * 2.399963229728653), math.sin(k * 2.399963229728653)) for k in range(256)]
 
 
 def tie_direction(a: int, b: int) -> Tie:
     """A unit direction (x, y), the same every time for the pair (a, b) and
     spread around the circle over many pairs (a table lookup: cheap)."""
-    return _TIES[(a * 40503 + b * 9973) % 256]
+    return TIES[(a * 40503 + b * 9973) % 256]
 
 
 # Union of two AABBs (the swept bounds of a box that moved between them).

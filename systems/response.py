@@ -109,7 +109,7 @@ class ResponseSystem(esper.Processor):
         timed, name = self.world.timed, type(self).__name__
         if self.continuous and dt > 0:
             with timed(f"{name}.sweep"):
-                self.sweeper.run(self.collision, state, dt)
+                self.sweeper.run(self.collision, state, dt, carried=bool(riders))
             met = self.sweeper.met
         with timed(f"{name}.push_out"):
             self._push_out(state, met)

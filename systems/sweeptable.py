@@ -1,0 +1,169 @@
+"""The sweep stage through the compiled kernel: gather, run, scatter.
+
+``sweep_compiled`` reads the step's bodies into the tables of
+``systems.sweepkernel`` (one row per body, in entity order), runs the
+kernel, and writes back what the reference ``Sweeper`` would have written:
+velocities, positions, the Resolution's contacts, pins, supports and crushed
+bodies, the broad phase's widened boxes and new partners. ``covers`` says
+whether a step is one the kernel computes; the Sweeper runs the others.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING
+
+import numpy as np
+from pygame import Vector2
+
+from components import Shape
+from systems import sweepkernel as k
+from systems.contact import Contact
+from systems.geometry import TIES
+
+if TYPE_CHECKING:
+    from systems.collision import Body, CollisionSystem
+    from systems.resolution import Resolution
+
+__all__ = ["covers", "sweep_compiled"]
+
+_BOX = Shape.BOX
+_TIES = np.array(TIES)
+
+#: px. Boxes filed beyond this are left to the reference: the kernel's cell
+#: indices are 64-bit integers.
+_FAR = 1e15
+
+
+def covers(collision: CollisionSystem, state: Resolution, carried: bool) -> bool:
+    """Whether the kernel computes this step: it is compiled, and the scene
+    has no gravity, layers, one-way faces, collision filters or carried
+    riders (``carried``); every collider is a box, none a TRIGGER, and every
+    Physics bounces (elasticity > 0), so no row is ever collided at once."""
+    if not k.ENABLED or carried or state.filters or state.up or collision.layered or collision.one_way:
+        return False
+    for body in collision.bodies.values():
+        if body.trigger or body.shape is not _BOX or (body.physics is not None and body.physics.elasticity <= 0.0):
+            return False
+    return True
+
+
+def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max_subdivisions: int,
+                   sizes: tuple[int, int]) -> tuple[list[tuple[int, int]], int | None, tuple[int, int]]:
+    """Run the sweep stage through the kernel; returns the pairs met on
+    changed paths, the first entity that reached ``max_subdivisions`` impacts
+    (or None), and the sizes of the kernel's buffers and hash table that
+    sufficed (start the next step's from them: ``sizes``)."""
+    bodies = list(collision.bodies.values())
+    step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
+    table, ints = _gather(bodies, collision)
+    pairs = _pair_rows(collision, bodies)
+    capacity = max(sizes[0], 2 * len(pairs) + 64)
+    slots = max(sizes[1], 1 << (4 * len(bodies) + 64).bit_length())  # a power of two
+    while True:
+        body, flags = table.copy(), ints.copy()
+        status, contacts, events = k.run_sweeps(body, flags, pairs, _TIES, step, capacity, slots)
+        if not status[k.OVERFLOW]:
+            break
+        capacity, slots = 2 * capacity, 2 * slots  # rare: the sizes are kept for later steps
+    _scatter(bodies, body, flags, state)
+    _record(bodies, contacts, int(status[k.CONTACTS]), state)
+    met = _widen(bodies, collision, events, int(status[k.WIDENED]), int(status[k.MET]))
+    frozen = None if status[k.FROZEN] < 0 else bodies[int(status[k.FROZEN])].entity
+    return met, frozen, (capacity, slots)
+
+
+def _vectors(vectors: list[Vector2], rows: int) -> np.ndarray:
+    """Vector2s as an (rows, 2) array (fromiter: the cheapest gather measured)."""
+    return np.fromiter(chain.from_iterable(vectors), float, 2 * rows).reshape(rows, 2)
+
+
+def _gather(bodies: list[Body], collision: CollisionSystem) -> tuple[np.ndarray, np.ndarray]:
+    """The float and int tables of ``bodies`` at the start of the sweeps."""
+    n = len(bodies)
+    table = np.zeros((n, k.FLOAT_COLUMNS))
+    ints = np.zeros((n, k.INT_COLUMNS), np.int64)
+    before = _vectors([body.transform.previous_position for body in bodies], n)
+    now = _vectors([body.transform.position for body in bodies], n)
+    offset = _vectors([body.collider.offset for body in bodies], n)
+    boxes = np.fromiter(chain.from_iterable(body.box for body in bodies), float, 4 * n).reshape(n, 4)
+    filed = collision.grid.boxes
+    table[:, k.FILED_X:k.FILED_H + 1] = np.fromiter(
+        chain.from_iterable(filed[body.entity] for body in bodies), float, 4 * n).reshape(n, 4)
+    # Body.before, Path.origin and Path.motion, with the same float operations.
+    table[:, k.BEFORE_X:k.BEFORE_Y + 1] = before + offset
+    table[:, k.WIDTH:k.HEIGHT + 1] = boxes[:, 2:]
+    table[:, k.OFFSET_X:k.OFFSET_Y + 1] = offset
+    table[:, k.ORIGIN_X:k.ORIGIN_Y + 1] = before
+    table[:, k.MOTION_X:k.MOTION_Y + 1] = now - before
+    table[:, k.INV_MASS] = [body.inverse_mass for body in bodies]
+    moving = [(i, body.physics) for i, body in enumerate(bodies) if body.physics is not None]
+    if moving:
+        rows = [i for i, _ in moving]
+        table[rows, k.VEL_X:k.VEL_Y + 1] = _vectors([physics.velocity for _, physics in moving], len(rows))
+        table[rows, k.ELASTICITY] = [physics.elasticity for _, physics in moving]
+        table[rows, k.FRICTION] = [physics.friction for _, physics in moving]
+    ints[:, k.FLAGS] = [(k.STATIC if body.static else 0) | (k.MOVED if body.moved else 0)
+                        | (k.PHYSICS if body.physics is not None else 0) for body in bodies]
+    ints[:, k.BOUNDS_VERSION] = -1
+    ints[:, k.ENTITY] = [body.entity for body in bodies]
+    ints[:, k.SPAN_X0:k.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
+    return table, ints
+
+
+def _pair_rows(collision: CollisionSystem, bodies: list[Body]) -> np.ndarray:
+    """The broad phase's pairs as rows of the tables."""
+    entities = np.fromiter((body.entity for body in bodies), np.int64, len(bodies))
+    pairs = np.fromiter(chain.from_iterable(collision.pairs), np.int64, 2 * len(collision.pairs))
+    return np.searchsorted(entities, pairs).reshape(-1, 2)
+
+
+def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray, state: Resolution) -> None:
+    """Velocities, positions, pins, supports and crushed bodies back to the
+    components and the Resolution."""
+    flags = ints[:, k.FLAGS]
+    for row in np.flatnonzero(flags & k.TOUCHED).tolist():
+        physics = bodies[row].physics
+        assert physics is not None  # only bodies with Physics change velocity
+        physics.velocity.update(table[row, k.VEL_X], table[row, k.VEL_Y])
+    moved = np.flatnonzero(ints[:, k.VERSION])
+    ends = table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
+        1.0 - table[moved, k.START])[:, None]  # Path.at(1.0)
+    for row, (x, y) in zip(moved.tolist(), ends.tolist()):
+        body = bodies[row]
+        body.transform.position.update(x, y)
+        body.sync()
+    for row in np.flatnonzero(ints[:, k.PINNED]).tolist():
+        state.pinned[bodies[row].entity] = int(ints[row, k.PINNED])
+    for row in np.flatnonzero(ints[:, k.SUPPORTED]).tolist():
+        for index in range(4):
+            if ints[row, k.SUPPORTED] & (1 << index):
+                state.supported[(bodies[row].entity, 1 << index)] = float(table[row, k.SUPPORT + index])
+    state.crushed.update(bodies[row].entity for row in np.flatnonzero(flags & k.CRUSHED).tolist())
+
+
+def _record(bodies: list[Body], contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
+    """The kernel's contacts into the Resolution, in the order recorded."""
+    values, pairs = contacts
+    for (a, b), (nx, ny, depth, time, surface, *boxes) in zip(pairs[:count].tolist(), values[:count].tolist()):
+        first, second = bodies[a].entity, bodies[b].entity
+        shapes = ((boxes[0], boxes[1], boxes[2], boxes[3]), _BOX, (boxes[4], boxes[5], boxes[6], boxes[7]), _BOX)
+        state.resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, None, time,
+                                                  surface, shapes)
+
+
+def _widen(bodies: list[Body], collision: CollisionSystem, events: tuple[np.ndarray, np.ndarray, np.ndarray],
+           widened: int, met: int) -> list[tuple[int, int]]:
+    """Repeat the kernel's refiling on the broad phase's grid and its new
+    partners on the bodies (CollisionSystem.widen); returns the pairs met."""
+    boxes, rows, pairs = events
+    for row, box in zip(rows[:widened].tolist(), boxes[:widened].tolist()):
+        body = bodies[row]
+        collision.grid.insert(body.entity, (box[0], box[1], box[2], box[3]), body.static and body.physics is None)
+    found = []
+    for a, b in pairs[:met].tolist():
+        first, second = bodies[a], bodies[b]
+        first.neighbours.append(second.entity)
+        second.neighbours.append(first.entity)
+        found.append((first.entity, second.entity))
+    return found
