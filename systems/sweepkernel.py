@@ -252,11 +252,13 @@ def _within(box: Any, outer: Any) -> bool:
 
 
 # Counters and flags of one run (an int64 array): OVERFLOW is set when a
-# buffer is full (the caller retries with bigger ones), FROZEN the first row
-# that reached the bound on impacts (-1 if none).
+# buffer is full (FULL_TABLE: the hash table of cells; the caller retries
+# with bigger ones), FROZEN the first row that reached the bound on impacts
+# (-1 if none).
 OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS = range(13)
 COUNTERS = 13
 EMPTY = -2  # a hash slot never used
+FULL_TABLE = 2
 
 
 # -- the grid: cells in an open-addressing hash table, each a linked list ---------
@@ -276,7 +278,7 @@ def _slot(grid: Any, cx: int, cy: int, create: bool, status: Any) -> int:
     if not create:
         return -1
     if 2 * (status[OCCUPIED] + 1) > cell_x.shape[0]:
-        status[OVERFLOW] = 1
+        status[OVERFLOW] = FULL_TABLE
         return -1
     cell_x[slot], cell_y[slot], head[slot] = cx, cy, -1
     status[OCCUPIED] += 1
@@ -314,7 +316,9 @@ def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) ->
                 continue  # filed there already
             slot = _slot(grid, cx, cy, True, status)
             entry = status[ENTRIES]
-            if slot < 0 or entry >= member.shape[0]:
+            if slot < 0:
+                return
+            if entry >= member.shape[0]:
                 status[OVERFLOW] = 1
                 return
             member[entry], after[entry], head[slot] = row, head[slot], entry

@@ -65,7 +65,11 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
         status, contacts, events = k.run_sweeps(body, flags, pairs, _TIES, step, capacity, slots)
         if not status[k.OVERFLOW]:
             break
-        capacity, slots = 2 * capacity, 2 * slots  # rare: the sizes are kept for later steps
+        # Rare: what overflowed is doubled, and kept for later steps.
+        if status[k.OVERFLOW] == k.FULL_TABLE:
+            slots *= 2
+        else:
+            capacity *= 2
     _scatter(bodies, body, flags, state)
     _record(bodies, contacts, int(status[k.CONTACTS]), state)
     met = _widen(bodies, collision, events, int(status[k.WIDENED]), int(status[k.MET]))
