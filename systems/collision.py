@@ -207,7 +207,7 @@ class CollisionSystem(esper.Processor):
         filed = self.grid.boxes[body.entity]
         if _within(box, filed):
             return body.neighbours, []
-        self.grid.insert(body.entity, union_box(filed, box), _resting(body))
+        self.file_wider(body, union_box(filed, box))
         bodies, entity = self.bodies, body.entity
         if self.layered or body.trigger or body.static:
             found = [e for e in self.grid.query(box) if e != entity and self.meet(body, bodies[e])
@@ -222,6 +222,11 @@ class CollisionSystem(esper.Processor):
                 bodies[other].neighbours.append(entity)
                 met.append((entity, other) if entity < other else (other, entity))
         return found, met
+
+    def file_wider(self, body: Body, box: Box) -> None:
+        """File ``body`` in the grid under ``box`` (px), a box holding the
+        one it was filed under (see ``widen``)."""
+        self.grid.insert(body.entity, box, _resting(body))
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:

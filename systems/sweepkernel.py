@@ -115,23 +115,32 @@ def _gap(a_low: float, a_length: float, b_low: float, b_length: float, sign: int
 
 
 @_kernel
-def _facing(a_low: float, a_length: float, b_low: float, b_length: float, before_a_low: float,
-            before_b_low: float, tie: float) -> int:
-    """systems.geometry._facing_sign along one axis."""
-    delta = (before_b_low + b_length / 2) - (before_a_low + a_length / 2)
-    if delta != 0.0:
-        return 1 if delta > 0 else -1
-    delta = (b_low + b_length / 2) - (a_low + a_length / 2)
-    if delta != 0.0:
-        return 1 if delta > 0 else -1
-    return 1 if tie >= 0 else -1
-
-
-@_kernel
 def _entry_fraction(gap_before: float, gap_now: float) -> float:
     if gap_before <= 0.0:
         return 0.0
     return gap_before / (gap_before - gap_now)
+
+
+@_kernel
+def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
+                  tie: float) -> tuple[float, float, bool, int, float]:
+    """Along one axis, what box_contact weighs: the overlap now and at the
+    start of the step, whether they were apart then, the side b lies on
+    (systems.geometry._facing_sign) and when the gap closed."""
+    low, length, other_low, other_length = a[axis], a[axis + 2], b[axis], b[axis + 2]
+    before = _axis_overlap(before_a[axis], length, before_b[axis], other_length)
+    apart = before <= TOUCH_EPSILON
+    sign = 1 if tie >= 0 else -1
+    delta = (before_b[axis] + other_length / 2) - (before_a[axis] + length / 2)
+    if delta == 0.0:
+        delta = (other_low + other_length / 2) - (low + length / 2)
+    if delta != 0.0:
+        sign = 1 if delta > 0 else -1
+    entry = 0.0
+    if apart:
+        entry = _entry_fraction(_gap(before_a[axis], length, before_b[axis], other_length, sign),
+                                _gap(low, length, other_low, other_length, sign))
+    return _axis_overlap(low, length, other_low, other_length), before, apart, sign, entry
 
 
 # Minimum displacement vector along the axis the body came through
@@ -140,22 +149,10 @@ def _entry_fraction(gap_before: float, gap_now: float) -> float:
 def _box_contact(a: Any, b: Any, before_a: Any, before_b: Any, tie_x: float,
                  tie_y: float) -> tuple[bool, int, int, float, float, float]:
     """(overlapping, axis, sign, depth, entry, surface) pushing box a out of b."""
-    over_x = _axis_overlap(a[0], a[2], b[0], b[2])
-    over_y = _axis_overlap(a[1], a[3], b[1], b[3])
+    over_x, before_x, apart_x, sign_x, entry_x = _contact_axis(a, b, before_a, before_b, 0, tie_x)
+    over_y, before_y, apart_y, sign_y, entry_y = _contact_axis(a, b, before_a, before_b, 1, tie_y)
     if over_x <= TOUCH_EPSILON or over_y <= TOUCH_EPSILON:
         return False, 0, 0, 0.0, 0.0, 0.0
-    before_x = _axis_overlap(before_a[0], before_a[2], before_b[0], before_b[2])
-    before_y = _axis_overlap(before_a[1], before_a[3], before_b[1], before_b[3])
-    apart_x, apart_y = before_x <= TOUCH_EPSILON, before_y <= TOUCH_EPSILON
-    sign_x = _facing(a[0], a[2], b[0], b[2], before_a[0], before_b[0], tie_x)
-    sign_y = _facing(a[1], a[3], b[1], b[3], before_a[1], before_b[1], tie_y)
-    entry_x = entry_y = 0.0
-    if apart_x:
-        entry_x = _entry_fraction(_gap(before_a[0], before_a[2], before_b[0], before_b[2], sign_x),
-                                  _gap(a[0], a[2], b[0], b[2], sign_x))
-    if apart_y:
-        entry_y = _entry_fraction(_gap(before_a[1], before_a[3], before_b[1], before_b[3], sign_y),
-                                  _gap(a[1], a[3], b[1], b[3], sign_y))
     if apart_x != apart_y:
         axis = 0 if apart_x else 1
     elif apart_x:
@@ -164,9 +161,8 @@ def _box_contact(a: Any, b: Any, before_a: Any, before_b: Any, tie_x: float,
         axis = 0 if before_x < before_y else 1
         if before_x == before_y:
             axis = 0 if abs(tie_x) > abs(tie_y) else 1
-    if axis == 0:
-        return True, 0, sign_x, -_gap(a[0], a[2], b[0], b[2], sign_x), entry_x, over_y
-    return True, 1, sign_y, -_gap(a[1], a[3], b[1], b[3], sign_y), entry_y, over_x
+    sign, entry, surface = (sign_x, entry_x, over_y) if axis == 0 else (sign_y, entry_y, over_x)
+    return True, axis, sign, -_gap(a[axis], a[axis + 2], b[axis], b[axis + 2], sign), entry, surface
 
 
 @_kernel

@@ -162,8 +162,7 @@ def _widen(bodies: list[Body], collision: CollisionSystem, events: tuple[np.ndar
     partners on the bodies (CollisionSystem.widen); returns the pairs met."""
     boxes, rows, pairs = events
     for row, box in zip(rows[:widened].tolist(), boxes[:widened].tolist()):
-        body = bodies[row]
-        collision.grid.insert(body.entity, (box[0], box[1], box[2], box[3]), body.static and body.physics is None)
+        collision.file_wider(bodies[row], (box[0], box[1], box[2], box[3]))
     found = []
     for a, b in pairs[:met].tolist():
         first, second = bodies[a], bodies[b]
