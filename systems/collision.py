@@ -91,8 +91,9 @@ class CollisionSystem(esper.Processor):
 
     Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
     entity order), ``pairs`` (a < b), ``grid`` (whose ``boxes`` hold each
-    body's swept bounds), and whether any collider uses layers (``layered``)
-    or one-way faces (``one_way``). A system that moves bodies after
+    body's swept bounds), the ``refresh`` bits of every body together
+    (``kinds``), and whether any collider uses layers (``layered``) or
+    one-way faces (``one_way``). A system that moves bodies after
     Collision makes the World run Collision again before Response, so these
     always describe the world Response resolves. During Response, a body
     whose path changes is filed where it now goes (``widen``); last in a
@@ -108,6 +109,7 @@ class CollisionSystem(esper.Processor):
         self.steps = 0
         self.layered = False
         self.one_way = False
+        self.kinds = 0
         self._sources: tuple[object, object] | None = None
         self._movers: list[Body] = []
         self._kinematic: list[Body] = []  # bodies without Physics among the movers
@@ -147,6 +149,7 @@ class CollisionSystem(esper.Processor):
         """The broad phase: ``pairs`` and each body's ``neighbours``."""
         bodies = self.bodies
         self.steps += 1
+        self.kinds = kinds
         self.layered = bool(kinds & LAYERED)
         self.one_way = bool(kinds & ONE_WAY)
         statics = self._resting.entities
@@ -168,7 +171,7 @@ class CollisionSystem(esper.Processor):
         if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
             self._sources = sources
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
-            self.layered, self.one_way = bool(kinds & LAYERED), bool(kinds & ONE_WAY)
+            self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
     def meet(self, a: Body, b: Body) -> bool:
         """Whether a pair can collide at all: not two TRIGGERs, and each one's
@@ -273,20 +276,21 @@ class CollisionSystem(esper.Processor):
 
 
 #: Bits ``refresh`` returns: the body is a TRIGGER, is on or meets layers
-#: other than the defaults (category 1, mask ALL), has one-way faces, or is
-#: a STATIC with Physics (a moving platform).
-TRIGGER, LAYERED, ONE_WAY, MOVING_STATIC = 1, 2, 4, 8
+#: other than the defaults (category 1, mask ALL), has one-way faces, is a
+#: STATIC with Physics (a moving platform), is not a box (a circle or a
+#: triangle), or has Physics that doesn't bounce (elasticity 0).
+TRIGGER, LAYERED, ONE_WAY, MOVING_STATIC, SHAPED, INELASTIC = 1, 2, 4, 8, 16, 32
 
 
 # Enum members as plain globals: an Enum class attribute is slow to look up,
 # and refresh runs for every body every step.
-_STATIC, _TRIGGER, _ALL_SIDES = ColliderType.STATIC, ColliderType.TRIGGER, Side.ALL
+_STATIC, _TRIGGER, _ALL_SIDES, _BOX = ColliderType.STATIC, ColliderType.TRIGGER, Side.ALL, Shape.BOX
 
 
 def refresh(body: Body, grid: SpatialGrid) -> int:
     """Read a body's components for this step and file it in ``grid`` under
-    its swept bounds; returns its TRIGGER, LAYERED, ONE_WAY and MOVING_STATIC
-    bits (also kept in ``body.kinds``). Type,
+    its swept bounds; returns its ``TRIGGER`` … ``INELASTIC`` bits (also
+    kept in ``body.kinds``). Type,
     shape, mass, layers and faces are read anew each step: they may be
     changed in place between steps."""
     if body.neighbours:
@@ -297,7 +301,7 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
     body.static = static = kind is _STATIC
     level = static and physics is None  # level geometry: filed apart (see SpatialGrid)
     body.trigger = trigger = kind is _TRIGGER
-    body.shape = collider.shape
+    body.shape = shape = collider.shape
     body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
     start, now, offset, size = transform.previous_position, transform.position, collider.offset, collider.size
     # Vector2 read by index: its ``x`` goes through pygame's attribute
@@ -312,7 +316,9 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
     body.kinds = kinds = ((TRIGGER if trigger else 0)
                           | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)
                           | (ONE_WAY if collider.sides is not _ALL_SIDES else 0)
-                          | (MOVING_STATIC if static and not level else 0))
+                          | (MOVING_STATIC if static and not level else 0)
+                          | (SHAPED if shape is not _BOX else 0)
+                          | (INELASTIC if physics is not None and physics.elasticity <= 0.0 else 0))
     return kinds
 
 

@@ -18,6 +18,7 @@ from pygame import Vector2
 
 from components import Shape
 from systems import sweepkernel as k
+from systems.collision import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.contact import Contact
 from systems.geometry import TIES
 
@@ -35,17 +36,17 @@ _TIES = np.array(TIES)
 _FAR = 1e15
 
 
+#: Bodies of these kinds (``systems.collision.refresh``) are left to the reference.
+_UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
+
+
 def covers(collision: CollisionSystem, state: Resolution, carried: bool) -> bool:
     """Whether the kernel computes this step: it is compiled, and the scene
     has no gravity, layers, one-way faces, collision filters or carried
     riders (``carried``); every collider is a box, none a TRIGGER, and every
-    Physics bounces (elasticity > 0), so no row is ever collided at once."""
-    if not k.ENABLED or carried or state.filters or state.up or collision.layered or collision.one_way:
-        return False
-    for body in collision.bodies.values():
-        if body.trigger or body.shape is not _BOX or (body.physics is not None and body.physics.elasticity <= 0.0):
-            return False
-    return True
+    Physics bounces (elasticity > 0), so no row is ever collided at once
+    (the bodies' ``refresh`` bits, ``CollisionSystem.kinds``)."""
+    return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
 
 
 def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max_subdivisions: int,
