@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import esper
+import numpy as np
 from pygame import Vector2
 
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.layers import interacts
+from systems import jit
+from systems.bodytable import Columns
 from systems.broadphase import SpatialGrid, choose_cell_size
+from systems.pairkernel import DONE, FULL, grid_pairs
 from systems.geometry import Box, union_box
 
 if TYPE_CHECKING:
@@ -90,7 +95,8 @@ class CollisionSystem(esper.Processor):
     entities or components are next added or removed.)
 
     Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
-    entity order), ``pairs`` (a < b), ``grid`` (whose ``boxes`` hold each
+    entity order), their components as lists (``columns``, to be read at
+    once: ``systems.bodytable``), ``pairs`` (a < b), ``grid`` (whose ``boxes`` hold each
     body's swept bounds), the ``refresh`` bits of every body together
     (``kinds``), and whether any collider uses layers (``layered``) or
     one-way faces (``one_way``). A system that moves bodies after
@@ -104,6 +110,7 @@ class CollisionSystem(esper.Processor):
         self.world = world
         self.cell_size = cell_size
         self.bodies: dict[int, Body] = {}
+        self.columns = Columns.of([])
         self.pairs: list[tuple[int, int]] = []
         self.grid = SpatialGrid(64.0)
         self.steps = 0
@@ -115,6 +122,7 @@ class CollisionSystem(esper.Processor):
         self._kinematic: list[Body] = []  # bodies without Physics among the movers
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
+        self._pair_capacity = 1024  # pairs the compiled broad phase makes room for; doubled when short
 
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step (two stages,
@@ -155,13 +163,35 @@ class CollisionSystem(esper.Processor):
         statics = self._resting.entities
         if kinds & MOVING_STATIC:  # moving platforms: STATIC with Physics
             statics = statics.union(body.entity for body in self._movers if body.static)
-        pairs = self.grid.pairs(statics, self.steps)
         if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
-            pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
+            pairs = [(a, b) for a, b in self.grid.pairs(statics, self.steps) if self.meet(bodies[a], bodies[b])]
+        else:
+            compiled = self._compiled_pairs(statics) if jit.ENABLED else None
+            pairs = self.grid.pairs(statics, self.steps) if compiled is None else compiled
         self.pairs = pairs
         for a, b in self.pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
+
+    def _compiled_pairs(self, statics: set[int]) -> list[tuple[int, int]] | None:
+        """The pairs the grid would find (``systems.pairkernel``), in
+        ascending order, or None if the kernel can't number the cells (boxes
+        more than 2**31 cells apart)."""
+        entities = self.columns.entities.tolist()
+        n, filed = len(entities), self.grid.boxes
+        boxes = np.fromiter(chain.from_iterable([filed[e] for e in entities]), float, 4 * n).reshape(n, 4)
+        skip = np.fromiter(map(statics.__contains__, entities), np.bool_, n)
+        level = np.fromiter(map(self.grid.fixed.__contains__, entities), np.bool_, n)
+        while True:
+            rows, status = grid_pairs(boxes, skip, level, self.columns.entities, self.grid.cell_size,
+                                      self.steps, self._pair_capacity)
+            if status != FULL:
+                break
+            self._pair_capacity *= 2  # kept for later steps
+        if status != DONE:
+            return None
+        ids = self.columns.entities[rows]
+        return list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
 
     def sync(self) -> None:
         """Bring the bodies and the grid up to date when entities or
@@ -253,6 +283,7 @@ class CollisionSystem(esper.Processor):
         for gone in sorted(previous.keys() - bodies.keys()):
             self.grid.remove(gone)
         self.bodies = bodies
+        self.columns = Columns.of([(b.entity, b.transform, b.collider, b.physics) for b in bodies.values()])
         self._classify()
         self._reread.update((body.entity, body) for body in self._resting.bodies)
         return kinds

@@ -16,44 +16,22 @@ elasticity > 0, so no row of boxes is ever collided at once) or STATIC,
 without gravity, layers, one-way faces or collision filters. ``covers`` says
 whether a step qualifies; other steps run the reference.
 
-With ``ECS_ARCADE_JIT=0`` in the environment, the same functions run as
-plain Python (slow, but steppable in a debugger).
+``ECS_ARCADE_JIT`` (``systems.jit``) switches it: "python" runs the same
+functions as plain Python (slow, but steppable in a debugger), "0" leaves
+every step to the reference.
 """
 
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
+from systems.jit import COMPILED, ENABLED, MODE
+from systems.jit import kernel as _kernel
+
 __all__ = ["COMPILED", "ENABLED", "MODE", "run_sweeps"]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-#: How the kernel runs, from ``ECS_ARCADE_JIT``: "1" (the default) compiled
-#: when numba is installed; "python" as plain Python, slow but steppable in
-#: a debugger; "0" not at all (the reference Sweeper runs every step).
-MODE = os.environ.get("ECS_ARCADE_JIT", "1")
-COMPILED = False
-if MODE == "1":
-    try:
-        import numba
-
-        COMPILED = True
-    except ImportError:  # numba is optional (see pyproject.toml): the reference runs instead
-        pass
-#: Whether the Sweeper hands the steps the kernel covers to it.
-ENABLED = COMPILED or MODE == "python"
-
-
-def _kernel(function: _F) -> _F:
-    """Compile ``function`` with numba (cached on disk), or leave it as Python."""
-    if COMPILED:
-        return numba.njit(cache=True)(function)  # type: ignore[return-value]
-    return function
 
 
 TOUCH_EPSILON = 1e-7  # systems.geometry

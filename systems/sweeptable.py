@@ -18,6 +18,7 @@ from pygame import Vector2
 
 from components import Shape
 from systems import sweepkernel as k
+from systems.bodytable import read_arrays
 from systems.collision import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.contact import Contact
 from systems.geometry import TIES
@@ -57,7 +58,7 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
     sufficed (start the next step's from them: ``sizes``)."""
     bodies = list(collision.bodies.values())
     step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
-    table, ints = _gather(bodies, collision)
+    table, ints = _gather(collision)
     pairs = _pair_rows(collision, bodies)
     capacity = max(sizes[0], 2 * len(pairs) + 64)
     slots = max(sizes[1], 1 << (4 * len(bodies) + 64).bit_length())  # a power of two
@@ -73,45 +74,35 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
             capacity *= 2
     _scatter(bodies, body, flags, state)
     _record(bodies, contacts, int(status[k.CONTACTS]), state)
-    met = _widen(bodies, collision, events, int(status[k.WIDENED]), int(status[k.MET]))
+    met = _widen(bodies, collision, body, events, int(status[k.WIDENED]), int(status[k.MET]))
     frozen = None if status[k.FROZEN] < 0 else bodies[int(status[k.FROZEN])].entity
     return met, frozen, (capacity, slots)
 
 
-def _vectors(vectors: list[Vector2], rows: int) -> np.ndarray:
-    """Vector2s as an (rows, 2) array (fromiter: the cheapest gather measured)."""
-    return np.fromiter(chain.from_iterable(vectors), float, 2 * rows).reshape(rows, 2)
-
-
-def _gather(bodies: list[Body], collision: CollisionSystem) -> tuple[np.ndarray, np.ndarray]:
-    """The float and int tables of ``bodies`` at the start of the sweeps."""
-    n = len(bodies)
+def _gather(collision: CollisionSystem) -> tuple[np.ndarray, np.ndarray]:
+    """The float and int tables of the step's bodies (in entity order) at the
+    start of the sweeps, read from their components at once."""
+    body = read_arrays(collision.columns)
+    n = body.start.shape[0]
     table = np.zeros((n, k.FLOAT_COLUMNS))
     ints = np.zeros((n, k.INT_COLUMNS), np.int64)
-    before = _vectors([body.transform.previous_position for body in bodies], n)
-    now = _vectors([body.transform.position for body in bodies], n)
-    offset = _vectors([body.collider.offset for body in bodies], n)
-    boxes = np.fromiter(chain.from_iterable(body.box for body in bodies), float, 4 * n).reshape(n, 4)
     filed = collision.grid.boxes
     table[:, k.FILED_X:k.FILED_H + 1] = np.fromiter(
-        chain.from_iterable(filed[body.entity] for body in bodies), float, 4 * n).reshape(n, 4)
+        chain.from_iterable([filed[entity] for entity in collision.columns.entities.tolist()]), float, 4 * n
+    ).reshape(n, 4)
     # Body.before, Path.origin and Path.motion, with the same float operations.
-    table[:, k.BEFORE_X:k.BEFORE_Y + 1] = before + offset
-    table[:, k.WIDTH:k.HEIGHT + 1] = boxes[:, 2:]
-    table[:, k.OFFSET_X:k.OFFSET_Y + 1] = offset
-    table[:, k.ORIGIN_X:k.ORIGIN_Y + 1] = before
-    table[:, k.MOTION_X:k.MOTION_Y + 1] = now - before
-    table[:, k.INV_MASS] = [body.inverse_mass for body in bodies]
-    moving = [(i, body.physics) for i, body in enumerate(bodies) if body.physics is not None]
-    if moving:
-        rows = [i for i, _ in moving]
-        table[rows, k.VEL_X:k.VEL_Y + 1] = _vectors([physics.velocity for _, physics in moving], len(rows))
-        table[rows, k.ELASTICITY] = [physics.elasticity for _, physics in moving]
-        table[rows, k.FRICTION] = [physics.friction for _, physics in moving]
-    ints[:, k.FLAGS] = [(k.STATIC if body.static else 0) | (k.MOVED if body.moved else 0)
-                        | (k.PHYSICS if body.physics is not None else 0) for body in bodies]
+    table[:, k.BEFORE_X:k.BEFORE_Y + 1] = body.start + body.offset
+    table[:, k.WIDTH:k.HEIGHT + 1] = body.size
+    table[:, k.OFFSET_X:k.OFFSET_Y + 1] = body.offset
+    table[:, k.ORIGIN_X:k.ORIGIN_Y + 1] = body.start
+    table[:, k.MOTION_X:k.MOTION_Y + 1] = body.now - body.start
+    table[:, k.INV_MASS] = body.inverse_mass
+    table[:, k.VEL_X:k.VEL_Y + 1] = body.velocity
+    table[:, k.ELASTICITY] = body.elasticity
+    table[:, k.FRICTION] = body.friction
+    ints[:, k.FLAGS] = k.STATIC * body.static + k.MOVED * body.moved + k.PHYSICS * body.physics
     ints[:, k.BOUNDS_VERSION] = -1
-    ints[:, k.ENTITY] = [body.entity for body in bodies]
+    ints[:, k.ENTITY] = collision.columns.entities
     ints[:, k.SPAN_X0:k.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
     return table, ints
 
@@ -157,13 +148,17 @@ def _record(bodies: list[Body], contacts: tuple[np.ndarray, np.ndarray], count: 
                                                   surface, shapes)
 
 
-def _widen(bodies: list[Body], collision: CollisionSystem, events: tuple[np.ndarray, np.ndarray, np.ndarray],
-           widened: int, met: int) -> list[tuple[int, int]]:
+def _widen(bodies: list[Body], collision: CollisionSystem, table: np.ndarray,
+           events: tuple[np.ndarray, np.ndarray, np.ndarray], widened: int, met: int) -> list[tuple[int, int]]:
     """Repeat the kernel's refiling on the broad phase's grid and its new
-    partners on the bodies (CollisionSystem.widen); returns the pairs met."""
-    boxes, rows, pairs = events
-    for row, box in zip(rows[:widened].tolist(), boxes[:widened].tolist()):
-        collision.file_wider(bodies[row], (box[0], box[1], box[2], box[3]))
+    partners on the bodies (CollisionSystem.widen); returns the pairs met.
+    Each widening files a body under a box holding the last one, so only
+    its final box (``table``'s FILED columns) is filed: the grid then holds
+    what the kernel's widenings one by one would leave it holding."""
+    _, rows, pairs = events
+    for row in np.unique(rows[:widened]).tolist():
+        x, y, w, h = table[row, k.FILED_X:k.FILED_H + 1].tolist()
+        collision.file_wider(bodies[row], (x, y, w, h))
     found = []
     for a, b in pairs[:met].tolist():
         first, second = bodies[a], bodies[b]

@@ -1,0 +1,230 @@
+"""The broad phase's pairs as a compiled kernel over the filed boxes (numba).
+
+``systems.broadphase.SpatialGrid.pairs`` is the reference. Outside a pile,
+it reports every pair of filed boxes that overlap or touch, once, except
+pairs of two STATICs and pairs of two boxes filed as level geometry (the
+grid keeps them apart and never pairs them): a pair's intersection
+has its top-left corner in a cell both boxes are filed in, and only that
+cell reports it (Metanet, *N Tutorial A*). ``grid_pairs`` finds the same
+set over arrays, a row per body: boxes are filed by sorting (cell, row)
+records, pairs are found cell by cell with the same top-left rule, and
+boxes covering more than ``LARGE_SPAN`` cells are tested against every
+box instead. The pairs come out sorted (rows ascending); what the
+pipeline computes from them does not depend on their order.
+
+In a pile (``systems.broadphase.PILE``) the grid pairs only a chosen
+subset, and so does ``grid_pairs``: the same subset (``_pile_pairs``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from systems.broadphase import CROWD, LARGE_SPAN, PILE
+from systems.jit import kernel
+
+__all__ = ["DONE", "FULL", "SPREAD", "grid_pairs"]
+
+#: ``grid_pairs`` status: done; the pair buffer was full (call again with a
+#: larger ``capacity``); the boxes span too many cells to number them in 64
+#: bits (ask the grid).
+DONE, FULL, SPREAD = 0, 2, 3
+
+
+# First and last column and row of the cells a box covers (broadphase._span).
+@kernel
+def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
+    return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
+
+
+# Whether two boxes overlap or touch (broadphase._touch).
+@kernel
+def _touch(boxes: Any, a: int, b: int) -> bool:
+    return bool(boxes[a, 0] <= boxes[b, 0] + boxes[b, 2] and boxes[b, 0] <= boxes[a, 0] + boxes[a, 2]
+                and boxes[a, 1] <= boxes[b, 1] + boxes[b, 3] and boxes[b, 1] <= boxes[a, 1] + boxes[a, 3])
+
+
+@kernel
+def _is_pile(boxes: Any, level: Any, rows: Any, size: float) -> bool:
+    """Whether a cell's boxes make a pile (SpatialGrid._is_pile): more than
+    CROWD boxes that are not level geometry, and all of them covering more
+    than PILE cells' area (each counted up to one cell's)."""
+    movers = 0
+    for row in rows:
+        if not level[row]:
+            movers += 1
+    if movers <= CROWD:
+        return False
+    cell = size * size
+    total = 0.0
+    for row in rows:
+        total += min(boxes[row, 2] * boxes[row, 3], cell)
+    return total > PILE * cell
+
+
+# Z-order (Morton) key of a cell of a fine lattice (broadphase._morton).
+@kernel
+def _morton(x: int, y: int) -> int:
+    key = 0
+    for bit in range(16):
+        key |= ((x >> bit) & 1) << (2 * bit) | ((y >> bit) & 1) << (2 * bit + 1)
+    return key
+
+
+@kernel
+def _before(keys: Any, a: int, b: int) -> bool:
+    """Whether row a of ``keys`` (Morton key, spread, entity) sorts before row b."""
+    for column in range(3):
+        if keys[a, column] != keys[b, column]:
+            return bool(keys[a, column] < keys[b, column])
+    return False
+
+
+@kernel
+def _pile_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, size: float, shuffle: int,
+                found: Any, count: int) -> int:
+    """A pile's pairs (SpatialGrid._pile_pairs): every STATIC in ``skip`` and
+    every ``level`` box with every other mover, and each mover with the next
+    CROWD along the Z-order curve of their centres, movers on one spot
+    ordered by a hash of the entity and ``shuffle``; only pairs that touch."""
+    rows = boxes.shape[0]
+    step = size / 16.0
+    movers = np.empty(members.shape[0], np.int64)
+    keys = np.empty((members.shape[0], 3), np.int64)
+    m = 0
+    for row in members:
+        if level[row] or skip[row]:
+            continue
+        x, y, w, h = boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3]
+        keys[m, 0] = _morton(int((x + w / 2) // step), int((y + h / 2) // step))
+        keys[m, 1] = (entities[row] * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
+        keys[m, 2] = entities[row]
+        movers[m] = row
+        m += 1
+    for i in range(1, m):  # insertion sort by key: a pile's movers are few
+        j = i
+        while j > 0 and _before(keys, j, j - 1):
+            for column in range(3):
+                keys[j, column], keys[j - 1, column] = keys[j - 1, column], keys[j, column]
+            movers[j], movers[j - 1] = movers[j - 1], movers[j]
+            j -= 1
+    for a in members:
+        if level[a] or skip[a]:
+            for i in range(m):
+                if _touch(boxes, a, movers[i]):
+                    count = _emit(found, count, a, movers[i], rows)
+    reach = min(CROWD, m - 1)
+    for i in range(m):
+        for d in range(1, reach + 1):
+            if i + d < m and _touch(boxes, movers[i], movers[i + d]):
+                count = _emit(found, count, movers[i], movers[i + d], rows)
+    return count
+
+
+@kernel
+def _emit(found: Any, count: int, a: int, b: int, rows: int) -> int:
+    """Add the pair (a, b) as one sortable key; -1 once ``found`` is full."""
+    if count < 0 or count >= found.shape[0]:
+        return -1
+    found[count] = min(a, b) * rows + max(a, b)
+    return count + 1
+
+
+@kernel
+def _apart(skip: Any, level: Any, a: int, b: int) -> bool:
+    """Whether the grid never pairs a and b: both ``skip`` or both ``level``."""
+    return bool((skip[a] and skip[b]) or (level[a] and level[b]))
+
+
+@kernel
+def _cell_pairs(boxes: Any, skip: Any, level: Any, members: Any, cx: int, cy: int, size: float, found: Any,
+                count: int) -> int:
+    """The pairs one cell reports: touching, not ``_apart``, and the top-left
+    corner of their intersection in this cell."""
+    rows = boxes.shape[0]
+    for i in range(members.shape[0]):
+        a = members[i]
+        for j in range(i + 1, members.shape[0]):
+            b = members[j]
+            if _apart(skip, level, a, b) or not _touch(boxes, a, b):
+                continue
+            left, top = max(boxes[a, 0], boxes[b, 0]), max(boxes[a, 1], boxes[b, 1])
+            if math.floor(left / size) == cx and math.floor(top / size) == cy:
+                count = _emit(found, count, a, b, rows)
+    return count
+
+
+@kernel
+def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, shuffle: int,
+               capacity: int) -> tuple[Any, int]:
+    """Every pair of rows whose ``boxes`` (n, 4: left, top, width, height,
+    px) overlap or touch, not both ``skip`` (the STATICs the grid is told to
+    skip) nor both ``level`` (filed as level geometry), as (m, 2) rows
+    ascending; ``entities`` are the rows' ids, ``size`` is the cell size
+    (px), ``shuffle`` orders piles (the step number) and ``capacity`` is the
+    most pairs it may find. Returns (pairs, status)."""
+    rows = boxes.shape[0]
+    spans = np.empty((rows, 4), np.int64)
+    large = np.zeros(rows, np.bool_)
+    filings = 0
+    low_x, low_y, high_x, high_y = 0, 0, 0, 0
+    for row in range(rows):
+        x0, y0, x1, y1 = _span(boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3], size)
+        spans[row, 0], spans[row, 1], spans[row, 2], spans[row, 3] = x0, y0, x1, y1
+        if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > LARGE_SPAN:
+            large[row] = True
+            continue
+        if filings == 0:
+            low_x, low_y, high_x, high_y = x0, y0, x1, y1
+        low_x, low_y, high_x, high_y = min(low_x, x0), min(low_y, y0), max(high_x, x1), max(high_y, y1)
+        filings += (x1 - x0 + 1) * (y1 - y0 + 1)
+    empty = np.empty((0, 2), np.int64)
+    height = high_y - low_y + 1
+    if (high_x - low_x + 1.0) * height >= 2.0 ** 62:
+        return empty, SPREAD
+    # File every small box under each of its cells: (cell number, row) records, sorted.
+    cells = np.empty(filings, np.int64)
+    members = np.empty(filings, np.int64)
+    k = 0
+    for row in range(rows):
+        if large[row]:
+            continue
+        for cx in range(spans[row, 0], spans[row, 2] + 1):
+            for cy in range(spans[row, 1], spans[row, 3] + 1):
+                cells[k], members[k] = (cx - low_x) * height + (cy - low_y), row
+                k += 1
+    order = np.argsort(cells, kind="mergesort")  # stable: rows ascending within a cell
+    cells, members = cells[order], members[order]
+    found = np.empty(capacity, np.int64)
+    count = 0
+    start = 0
+    while start < filings:
+        end = start
+        while end < filings and cells[end] == cells[start]:
+            end += 1
+        if end - start > 1:
+            group = members[start:end]
+            if end - start > CROWD and _is_pile(boxes, level, group, size):
+                count = _pile_pairs(boxes, skip, level, entities, group, size, shuffle, found, count)
+            else:
+                cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
+                count = _cell_pairs(boxes, skip, level, group, cx, cy, size, found, count)
+        start = end
+    # Large boxes meet every box they touch (small ones once: they are not in cells here).
+    for a in range(rows):
+        if not large[a]:
+            continue
+        for b in range(rows):
+            if b == a or (large[b] and b < a) or _apart(skip, level, a, b) or not _touch(boxes, a, b):
+                continue
+            count = _emit(found, count, a, b, rows)
+    if count < 0:
+        return empty, FULL
+    keys = np.unique(found[:count])  # sorted; a pair of a pile may be found in several cells
+    pairs = np.empty((keys.shape[0], 2), np.int64)
+    for i in range(keys.shape[0]):
+        pairs[i, 0], pairs[i, 1] = keys[i] // rows, keys[i] % rows
+    return pairs, DONE
