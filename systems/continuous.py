@@ -26,7 +26,7 @@ from systems.contact import Shapes
 from systems.narrowphase import overlap, sweep
 from systems.resolution import Resolution
 from systems.rows import Row, find_row, settle_row
-from systems.sweeptable import covers, sweep_compiled
+from systems.sweeptable import Swept, covers, sweep_compiled
 
 __all__ = ["Sweeper"]
 
@@ -89,11 +89,12 @@ class Sweeper:
         self.collision, self.state, self.dt = collision, state, dt
         self.paths: dict[int, Path] = {}
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see CollisionSystem.widen)
+        self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         if self.compiled and covers(collision, state, carried):
-            self.met, frozen, self._sizes = sweep_compiled(collision, state, dt, self.max_subdivisions,
-                                                           self._sizes)
-            if frozen is not None:
-                self._warn_frozen(frozen)
+            self.swept = sweep_compiled(collision, state, dt, self.max_subdivisions, self._sizes)
+            self.met, self._sizes = self.swept.met, self.swept.sizes
+            if self.swept.frozen is not None:
+                self._warn_frozen(self.swept.frozen)
             return
         self.queue: list[Impact] = []
         self.tiebreak = itertools.count()

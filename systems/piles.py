@@ -39,8 +39,12 @@ _ZERO = Vector2()
 Settled = dict[tuple[int, int], tuple[Body, Body, Vector2, float, float]]
 
 
-def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> None:
-    """Spread this step's piles (see the module's docstring) before push-out.
+def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]],
+               links: list[tuple[int, int]] | None = None) -> bool:
+    """Spread this step's piles (see the module's docstring) before push-out;
+    returns whether there was one. ``links`` are the pairs of ``pairs`` of
+    two movers that were inside each other when the step began (what a pile
+    is made of), when the caller has them already.
 
     A body with a STATIC within its own size of its box is not moved by the
     passes: its partners take the whole push, as against the STATIC. Every
@@ -49,12 +53,13 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     push-out settles those exactly). Contacts are recorded, and momentum
     exchanged, once per pair in ``state``.
     """
-    candidates = [(bodies[a], bodies[b]) for a, b in pairs
-                  if not (bodies[a].trigger or bodies[b].trigger or (bodies[a].static and bodies[b].static))]
-    links = [(a.entity, b.entity) for a, b in candidates if not (a.static or b.static) and _overlapped_before(a, b)]
+    if links is None:
+        links = [(a.entity, b.entity) for a, b in _candidates(bodies, pairs)
+                 if not (a.static or b.static) and _overlapped_before(a, b)]
     pile = _piles(links)
     if not pile:
-        return
+        return False
+    candidates = _candidates(bodies, pairs)
     walls = _StaticIndex(bodies, max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
     moved: dict[int, Vector2] = {}
     settled: Settled = {}
@@ -79,6 +84,13 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     for key in sorted(settled):
         a, b, normal, depth, surface = settled[key]
         state.settle(a, b, normal, (a.static, b.static), depth, surface)
+    return True
+
+
+def _candidates(bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> list[tuple[Body, Body]]:
+    """The pairs a pile's passes may push: no TRIGGER, not two STATICs."""
+    return [(bodies[a], bodies[b]) for a, b in pairs
+            if not (bodies[a].trigger or bodies[b].trigger or (bodies[a].static and bodies[b].static))]
 
 
 def _pile_pass(state: Resolution, candidates: list[tuple[Body, Body]], pile: set[int],

@@ -15,6 +15,7 @@ from components._checks import finite_vector
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
+from systems.sweeptable import Swept
 from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, boxes_overlap, tie_direction
 from systems.geometry import union_box
 from systems.narrowphase import overlap, sweep
@@ -105,14 +106,15 @@ class ResponseSystem(esper.Processor):
         state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way)
         riders = _board_riders(bodies, self.rides, dt)
         met: list[tuple[int, int]] = []
+        swept = None
         # Each stage's time, filed under this system's name as World._run files it.
         timed, name = self.world.timed, type(self).__name__
         if self.continuous and dt > 0:
             with timed(f"{name}.sweep"):
                 self.sweeper.run(self.collision, state, dt, carried=bool(riders))
-            met = self.sweeper.met
+            met, swept = self.sweeper.met, self.sweeper.swept
         with timed(f"{name}.push_out"):
-            self._push_out(state, met)
+            self._push_out(state, met, swept)
             if state.crushed:
                 centre_crushed(state, self.collision)
             if up:
@@ -137,9 +139,12 @@ class ResponseSystem(esper.Processor):
         update_touching(self.world, self.contacts)
         self.collision.settle_kinematic()
 
-    def _push_out(self, state: Resolution, met: list[tuple[int, int]]) -> None:
+    def _push_out(self, state: Resolution, met: list[tuple[int, int]], swept: Swept | None = None) -> None:
         """Push apart every pair that overlaps, earliest entry first: the
         broad phase's pairs and those the sweeps ``met`` on changed paths.
+        After the compiled sweep stage (``swept``), only the pairs it found
+        overlapping are tested, and only its links are looked at for piles:
+        no other pair can be queued (unless a pile was relaxed first).
 
         A pushed body's partners are tested again, so chains (stacks, rows)
         settle in one step. The work is bounded: a pair is resolved at most
@@ -151,8 +156,9 @@ class ResponseSystem(esper.Processor):
         steps instead of taking one very long one.
         """
         bodies = self.collision.bodies
-        relax_pile(state, bodies, self.collision.pairs)
-        queue = _first_queue(state, bodies, self.collision.pairs + met)
+        piled = relax_pile(state, bodies, self.collision.pairs, None if swept is None else swept.links)
+        tested = swept.overlapping if swept is not None and not piled else self.collision.pairs + met
+        queue = _first_queue(state, bodies, tested)
         rounds: dict[tuple[int, int], int] = {}
         pushes: dict[int, int] = {}
         budget = RETEST_BUDGET * len(queue) + RETEST_FLOOR

@@ -11,23 +11,23 @@ whether a step is one the kernel computes; the Sweeper runs the others.
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 from pygame import Vector2
 
 from components import Shape
 from systems import sweepkernel as k
-from systems.bodytable import read_arrays
+from systems.bodytable import Arrays, read_arrays
 from systems.collision import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.contact import Contact
-from systems.geometry import TIES
+from systems.geometry import TIES, TOUCH_EPSILON
+from systems.resolution import RESOLVE_SLOP, Resolution
 
 if TYPE_CHECKING:
     from systems.collision import Body, CollisionSystem
-    from systems.resolution import Resolution
 
-__all__ = ["covers", "sweep_compiled"]
+__all__ = ["Swept", "covers", "sweep_compiled"]
 
 _BOX = Shape.BOX
 _TIES = np.array(TIES)
@@ -50,15 +50,34 @@ def covers(collision: CollisionSystem, state: Resolution, carried: bool) -> bool
     return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
 
 
+class Swept(NamedTuple):
+    """What the compiled sweep stage hands on.
+
+    ``met``: the pairs first met on changed paths (a < b); ``frozen``: the
+    first entity that reached the bound on impacts, or None; ``sizes``: the
+    kernel's buffer and hash-table sizes that sufficed (start the next
+    step's from them). For push-out, tested over arrays: ``overlapping``,
+    the pairs of the broad phase and ``met`` whose boxes now overlap by more
+    than TOUCH_EPSILON on both axes and are not two STATICs (the only pairs
+    its first queue can hold), and ``links``, the broad phase's pairs of two
+    movers that overlapped by more than RESOLVE_SLOP on both axes when the
+    step began (what a pile is made of: ``systems.piles``).
+    """
+
+    met: list[tuple[int, int]]
+    frozen: int | None
+    sizes: tuple[int, int]
+    overlapping: list[tuple[int, int]]
+    links: list[tuple[int, int]]
+
+
 def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max_subdivisions: int,
-                   sizes: tuple[int, int]) -> tuple[list[tuple[int, int]], int | None, tuple[int, int]]:
-    """Run the sweep stage through the kernel; returns the pairs met on
-    changed paths, the first entity that reached ``max_subdivisions`` impacts
-    (or None), and the sizes of the kernel's buffers and hash table that
-    sufficed (start the next step's from them: ``sizes``)."""
+                   sizes: tuple[int, int]) -> Swept:
+    """Run the sweep stage through the kernel (``sizes``: the buffer sizes
+    to start from, as last returned)."""
     bodies = list(collision.bodies.values())
     step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
-    table, ints = _gather(collision)
+    arrays, table, ints = _gather(collision)
     pairs = _pair_rows(collision, bodies)
     capacity = max(sizes[0], 2 * len(pairs) + 64)
     slots = max(sizes[1], 1 << (4 * len(bodies) + 64).bit_length())  # a power of two
@@ -72,16 +91,19 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
             slots *= 2
         else:
             capacity *= 2
-    _scatter(bodies, body, flags, state)
+    ends = _scatter(bodies, body, flags, state)
     _record(bodies, contacts, int(status[k.CONTACTS]), state)
     met = _widen(bodies, collision, body, events, int(status[k.WIDENED]), int(status[k.MET]))
     frozen = None if status[k.FROZEN] < 0 else bodies[int(status[k.FROZEN])].entity
-    return met, frozen, (capacity, slots)
+    overlapping, links = _push_candidates(arrays, table, flags, ends, pairs, events[2][:int(status[k.MET])],
+                                          collision.columns.entities)
+    return Swept(met, frozen, (capacity, slots), overlapping, links)
 
 
-def _gather(collision: CollisionSystem) -> tuple[np.ndarray, np.ndarray]:
-    """The float and int tables of the step's bodies (in entity order) at the
-    start of the sweeps, read from their components at once."""
+def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]:
+    """The step's bodies (in entity order) read from their components at
+    once, and the kernel's float and int tables of them at the start of the
+    sweeps."""
     body = read_arrays(collision.columns)
     n = body.start.shape[0]
     table = np.zeros((n, k.FLOAT_COLUMNS))
@@ -104,7 +126,7 @@ def _gather(collision: CollisionSystem) -> tuple[np.ndarray, np.ndarray]:
     ints[:, k.BOUNDS_VERSION] = -1
     ints[:, k.ENTITY] = collision.columns.entities
     ints[:, k.SPAN_X0:k.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
-    return table, ints
+    return body, table, ints
 
 
 def _pair_rows(collision: CollisionSystem, bodies: list[Body]) -> np.ndarray:
@@ -114,9 +136,10 @@ def _pair_rows(collision: CollisionSystem, bodies: list[Body]) -> np.ndarray:
     return np.searchsorted(entities, pairs).reshape(-1, 2)
 
 
-def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray, state: Resolution) -> None:
+def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray, state: Resolution) -> np.ndarray:
     """Velocities, positions, pins, supports and crushed bodies back to the
-    components and the Resolution."""
+    components and the Resolution; returns the rows moved and where to,
+    (m, 3): row, x, y (px)."""
     flags = ints[:, k.FLAGS]
     for row in np.flatnonzero(flags & k.TOUCHED).tolist():
         physics = bodies[row].physics
@@ -136,6 +159,42 @@ def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray, state: Res
             if ints[row, k.SUPPORTED] & (1 << index):
                 state.supported[(bodies[row].entity, 1 << index)] = float(table[row, k.SUPPORT + index])
     state.crushed.update(bodies[row].entity for row in np.flatnonzero(flags & k.CRUSHED).tolist())
+    return np.column_stack((moved, ends))
+
+
+def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, ends: np.ndarray, pairs: np.ndarray,
+                     met: np.ndarray, entities: np.ndarray) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``Swept.overlapping`` and ``Swept.links`` from the rows' boxes now and
+    at the start, with the float operations of ResponseSystem's ``_enqueue``
+    and piles' ``_overlapped_before``; ``pairs`` and ``met`` are rows."""
+    position = arrays.now.copy()  # Body.box: where refresh put it, or where the sweeps moved it to
+    rows = ends[:, 0].astype(np.int64)
+    position[rows] = ends[:, 1:]
+    now = np.column_stack((position + arrays.offset, arrays.size))
+    before = table[:, k.BEFORE_X:k.HEIGHT + 1]
+    static = (ints[:, k.FLAGS] & k.STATIC) != 0
+    candidates = np.concatenate((pairs, met.reshape(-1, 2)))
+    near = _overlap_more_than(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
+    movers = ~(static[pairs[:, 0]] | static[pairs[:, 1]])
+    inside = _overlap_more_than(before, pairs, RESOLVE_SLOP) & movers
+    return _entity_pairs(entities, candidates[near]), _entity_pairs(entities, pairs[inside])
+
+
+def _overlap_more_than(boxes: np.ndarray, pairs: np.ndarray, margin: float) -> np.ndarray:
+    """Whether each pair's boxes overlap by more than ``margin`` px on both
+    axes (geometry.axis_overlap: min of the highs less max of the lows)."""
+    a, b = boxes[pairs[:, 0]], boxes[pairs[:, 1]]
+    both = np.ones(pairs.shape[0], bool)
+    for axis in (0, 1):
+        high = np.minimum(a[:, axis] + a[:, axis + 2], b[:, axis] + b[:, axis + 2])
+        both &= high - np.maximum(a[:, axis], b[:, axis]) > margin
+    return both
+
+
+def _entity_pairs(entities: np.ndarray, rows: np.ndarray) -> list[tuple[int, int]]:
+    """Rows of the tables as (entity, entity) pairs."""
+    ids = entities[rows.reshape(-1, 2)]
+    return list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
 
 
 def _record(bodies: list[Body], contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
