@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
@@ -111,7 +112,8 @@ class CollisionSystem(esper.Processor):
         self.cell_size = cell_size
         self.bodies: dict[int, Body] = {}
         self.columns = Columns.of([])
-        self.pairs: list[tuple[int, int]] = []
+        self._pairs: list[tuple[int, int]] | None = []
+        self._pair_rows: np.ndarray | None = None
         self.grid = SpatialGrid(64.0)
         self.steps = 0
         self.layered = False
@@ -163,20 +165,42 @@ class CollisionSystem(esper.Processor):
         statics = self._resting.entities
         if kinds & MOVING_STATIC:  # moving platforms: STATIC with Physics
             statics = statics.union(body.entity for body in self._movers if body.static)
-        if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
-            pairs = [(a, b) for a, b in self.grid.pairs(statics, self.steps) if self.meet(bodies[a], bodies[b])]
+        rows = self._compiled_pairs(statics) if jit.ENABLED and not kinds & (TRIGGER | LAYERED) else None
+        found: Iterable[tuple[int, int]]
+        if rows is not None:  # the list of pairs is made only if asked for
+            self._pairs, self._pair_rows = None, rows
+            ids = self.columns.entities[rows]
+            found = zip(ids[:, 0].tolist(), ids[:, 1].tolist())
         else:
-            compiled = self._compiled_pairs(statics) if jit.ENABLED else None
-            pairs = self.grid.pairs(statics, self.steps) if compiled is None else compiled
-        self.pairs = pairs
-        for a, b in self.pairs:
+            pairs = self.grid.pairs(statics, self.steps)
+            if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
+                pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
+            self._pairs, self._pair_rows = pairs, None
+            found = pairs
+        for a, b in found:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
 
-    def _compiled_pairs(self, statics: set[int]) -> list[tuple[int, int]] | None:
-        """The pairs the grid would find (``systems.pairkernel``), in
-        ascending order, or None if the kernel can't number the cells (boxes
-        more than 2**31 cells apart)."""
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """This step's candidate pairs of entities (a < b)."""
+        if self._pairs is None:
+            ids = self.columns.entities[self._pair_rows]
+            self._pairs = list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
+        return self._pairs
+
+    def pair_rows(self) -> np.ndarray:
+        """``pairs`` as rows of ``columns`` (an (m, 2) int array, a < b)."""
+        if self._pair_rows is None:
+            pairs = self.pairs
+            flat = np.fromiter(chain.from_iterable(pairs), np.int64, 2 * len(pairs))
+            self._pair_rows = np.searchsorted(self.columns.entities, flat).reshape(-1, 2)
+        return self._pair_rows
+
+    def _compiled_pairs(self, statics: set[int]) -> np.ndarray | None:
+        """The pairs the grid would find (``systems.pairkernel``) as rows of
+        ``columns``, ascending, or None if the kernel can't number the cells
+        (boxes more than 2**31 cells apart)."""
         entities = self.columns.entities.tolist()
         n, filed = len(entities), self.grid.boxes
         boxes = np.fromiter(chain.from_iterable([filed[e] for e in entities]), float, 4 * n).reshape(n, 4)
@@ -188,10 +212,7 @@ class CollisionSystem(esper.Processor):
             if status != FULL:
                 break
             self._pair_capacity *= 2  # kept for later steps
-        if status != DONE:
-            return None
-        ids = self.columns.entities[rows]
-        return list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
+        return rows if status == DONE else None
 
     def sync(self) -> None:
         """Bring the bodies and the grid up to date when entities or

@@ -92,7 +92,7 @@ class Sweeper:
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         if self.compiled and covers(collision, state, carried):
             self.swept = sweep_compiled(collision, state, dt, self.max_subdivisions, self._sizes)
-            self.met, self._sizes = self.swept.met, self.swept.sizes
+            self._sizes = self.swept.sizes  # met: self.swept.met(), made only when asked for
             if self.swept.frozen is not None:
                 self._warn_frozen(self.swept.frozen)
             return

@@ -23,7 +23,7 @@ from systems.geometry import Box, axis_overlap, boxes_touch, tie_direction
 from systems.narrowphase import overlap
 from systems.resolution import RESOLVE_SLOP, Resolution, push_share
 
-__all__ = ["PILE_GAP", "PILE_PASSES", "PILE_WORK", "relax_pile"]
+__all__ = ["PILE_GAP", "PILE_PASSES", "PILE_WORK", "find_piles", "relax_pile"]
 
 #: Pairs of a pile are pushed apart this fraction of the smaller body's size
 #: beyond flush, which unjams the packing.
@@ -40,11 +40,11 @@ Settled = dict[tuple[int, int], tuple[Body, Body, Vector2, float, float]]
 
 
 def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]],
-               links: list[tuple[int, int]] | None = None) -> bool:
-    """Spread this step's piles (see the module's docstring) before push-out;
-    returns whether there was one. ``links`` are the pairs of ``pairs`` of
-    two movers that were inside each other when the step began (what a pile
-    is made of), when the caller has them already.
+               links: list[tuple[int, int]] | None = None) -> None:
+    """Spread this step's piles (see the module's docstring) before push-out.
+    ``links`` are the pairs of ``pairs`` of two movers that were inside each
+    other when the step began (what a pile is made of, ``find_piles``), when
+    the caller has them already.
 
     A body with a STATIC within its own size of its box is not moved by the
     passes: its partners take the whole push, as against the STATIC. Every
@@ -56,9 +56,9 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     if links is None:
         links = [(a.entity, b.entity) for a, b in _candidates(bodies, pairs)
                  if not (a.static or b.static) and _overlapped_before(a, b)]
-    pile = _piles(links)
+    pile = find_piles(links)
     if not pile:
-        return False
+        return
     candidates = _candidates(bodies, pairs)
     walls = _StaticIndex(bodies, max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
     moved: dict[int, Vector2] = {}
@@ -84,7 +84,6 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     for key in sorted(settled):
         a, b, normal, depth, surface = settled[key]
         state.settle(a, b, normal, (a.static, b.static), depth, surface)
-    return True
 
 
 def _candidates(bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> list[tuple[Body, Body]]:
@@ -156,7 +155,7 @@ class _StaticIndex:
         return verdict
 
 
-def _piles(links: list[tuple[int, int]]) -> set[int]:
+def find_piles(links: list[tuple[int, int]]) -> set[int]:
     """Entities in groups joined by two or more of ``links`` (union-find)."""
     parent: dict[int, int] = {}
 

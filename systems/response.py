@@ -20,7 +20,7 @@ from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, boxes_overlap, ti
 from systems.geometry import union_box
 from systems.narrowphase import overlap, sweep
 from systems.sweep import Hit
-from systems.piles import relax_pile
+from systems.piles import find_piles, relax_pile
 from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution
 from systems.riders import Rides, express_in_platform_frames
 
@@ -142,9 +142,9 @@ class ResponseSystem(esper.Processor):
     def _push_out(self, state: Resolution, met: list[tuple[int, int]], swept: Swept | None = None) -> None:
         """Push apart every pair that overlaps, earliest entry first: the
         broad phase's pairs and those the sweeps ``met`` on changed paths.
-        After the compiled sweep stage (``swept``), only the pairs it found
-        overlapping are tested, and only its links are looked at for piles:
-        no other pair can be queued (unless a pile was relaxed first).
+        After the compiled sweep stage (``swept``), only its links are
+        looked at for piles, and unless a pile was relaxed only the pairs it
+        found overlapping are tested: no other pair can be queued.
 
         A pushed body's partners are tested again, so chains (stacks, rows)
         settle in one step. The work is bounded: a pair is resolved at most
@@ -156,8 +156,14 @@ class ResponseSystem(esper.Processor):
         steps instead of taking one very long one.
         """
         bodies = self.collision.bodies
-        piled = relax_pile(state, bodies, self.collision.pairs, None if swept is None else swept.links)
-        tested = swept.overlapping if swept is not None and not piled else self.collision.pairs + met
+        if swept is None:
+            relax_pile(state, bodies, self.collision.pairs)
+            tested = self.collision.pairs + met
+        elif find_piles(swept.links):  # a pile moves bodies: every pair is tested after it
+            relax_pile(state, bodies, self.collision.pairs, swept.links)
+            tested = self.collision.pairs + swept.met()
+        else:  # (so the lists of every pair are made only when needed)
+            tested = swept.overlapping
         queue = _first_queue(state, bodies, tested)
         rounds: dict[tuple[int, int], int] = {}
         pushes: dict[int, int] = {}

@@ -10,8 +10,9 @@ whether a step is one the kernel computes; the Sweeper runs the others.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pygame import Vector2
@@ -50,25 +51,32 @@ def covers(collision: CollisionSystem, state: Resolution, carried: bool) -> bool
     return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
 
 
-class Swept(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Swept:
     """What the compiled sweep stage hands on.
 
-    ``met``: the pairs first met on changed paths (a < b); ``frozen``: the
-    first entity that reached the bound on impacts, or None; ``sizes``: the
-    kernel's buffer and hash-table sizes that sufficed (start the next
-    step's from them). For push-out, tested over arrays: ``overlapping``,
-    the pairs of the broad phase and ``met`` whose boxes now overlap by more
-    than TOUCH_EPSILON on both axes and are not two STATICs (the only pairs
-    its first queue can hold), and ``links``, the broad phase's pairs of two
-    movers that overlapped by more than RESOLVE_SLOP on both axes when the
-    step began (what a pile is made of: ``systems.piles``).
+    ``frozen``: the first entity that reached the bound on impacts, or
+    None; ``sizes``: the kernel's buffer and hash-table sizes that sufficed
+    (start the next step's from them); ``met_rows``: the pairs first met on
+    changed paths, as rows of ``entities`` (``met()`` gives them as
+    entities, a < b). For push-out, tested over arrays: ``overlapping``,
+    the pairs of the broad phase and met ones whose boxes now overlap by
+    more than TOUCH_EPSILON on both axes and are not two STATICs (the only
+    pairs its first queue can hold), and ``links``, the broad phase's pairs
+    of two movers that overlapped by more than RESOLVE_SLOP on both axes
+    when the step began (what a pile is made of: ``systems.piles``).
     """
 
-    met: list[tuple[int, int]]
     frozen: int | None
     sizes: tuple[int, int]
+    met_rows: np.ndarray
+    entities: np.ndarray
     overlapping: list[tuple[int, int]]
     links: list[tuple[int, int]]
+
+    def met(self) -> list[tuple[int, int]]:
+        """The pairs first met on changed paths, as entities (a < b)."""
+        return _entity_pairs(self.entities, self.met_rows)
 
 
 def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max_subdivisions: int,
@@ -78,7 +86,7 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
     bodies = list(collision.bodies.values())
     step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
     arrays, table, ints = _gather(collision)
-    pairs = _pair_rows(collision, bodies)
+    pairs = collision.pair_rows()
     capacity = max(sizes[0], 2 * len(pairs) + 64)
     slots = max(sizes[1], 1 << (4 * len(bodies) + 64).bit_length())  # a power of two
     while True:
@@ -91,13 +99,14 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
             slots *= 2
         else:
             capacity *= 2
-    ends = _scatter(bodies, body, flags, state)
+    moved, ends = _scatter(bodies, body, flags, state)
     _record(bodies, contacts, int(status[k.CONTACTS]), state)
-    met = _widen(bodies, collision, body, events, int(status[k.WIDENED]), int(status[k.MET]))
+    met = events[2][:int(status[k.MET])]
+    _widen(bodies, collision, body, events[1][:int(status[k.WIDENED])], met)
     frozen = None if status[k.FROZEN] < 0 else bodies[int(status[k.FROZEN])].entity
-    overlapping, links = _push_candidates(arrays, table, flags, ends, pairs, events[2][:int(status[k.MET])],
-                                          collision.columns.entities)
-    return Swept(met, frozen, (capacity, slots), overlapping, links)
+    entities = collision.columns.entities
+    overlapping, links = _push_candidates(arrays, table, flags, moved, ends, pairs, met, entities)
+    return Swept(frozen, (capacity, slots), met, entities, overlapping, links)
 
 
 def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]:
@@ -129,29 +138,27 @@ def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]
     return body, table, ints
 
 
-def _pair_rows(collision: CollisionSystem, bodies: list[Body]) -> np.ndarray:
-    """The broad phase's pairs as rows of the tables."""
-    entities = np.fromiter((body.entity for body in bodies), np.int64, len(bodies))
-    pairs = np.fromiter(chain.from_iterable(collision.pairs), np.int64, 2 * len(collision.pairs))
-    return np.searchsorted(entities, pairs).reshape(-1, 2)
-
-
-def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray, state: Resolution) -> np.ndarray:
+def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray,
+             state: Resolution) -> tuple[np.ndarray, np.ndarray]:
     """Velocities, positions, pins, supports and crushed bodies back to the
-    components and the Resolution; returns the rows moved and where to,
-    (m, 3): row, x, y (px)."""
+    components and the Resolution; returns the rows moved and where to (px).
+    (Arrays are handed to Python a column at a time: a list per row would be
+    an object for the garbage collector to track.)"""
     flags = ints[:, k.FLAGS]
-    for row in np.flatnonzero(flags & k.TOUCHED).tolist():
+    touched = np.flatnonzero(flags & k.TOUCHED)
+    for row, vx, vy in zip(touched.tolist(), table[touched, k.VEL_X].tolist(), table[touched, k.VEL_Y].tolist()):
         physics = bodies[row].physics
         assert physics is not None  # only bodies with Physics change velocity
-        physics.velocity.update(table[row, k.VEL_X], table[row, k.VEL_Y])
+        physics.velocity.update(vx, vy)
     moved = np.flatnonzero(ints[:, k.VERSION])
     ends = table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
         1.0 - table[moved, k.START])[:, None]  # Path.at(1.0)
-    for row, (x, y) in zip(moved.tolist(), ends.tolist()):
+    corners = ends + table[moved, k.OFFSET_X:k.OFFSET_Y + 1]  # Body.sync, for all of them at once
+    for row, x, y, left, top in zip(moved.tolist(), ends[:, 0].tolist(), ends[:, 1].tolist(),
+                                    corners[:, 0].tolist(), corners[:, 1].tolist()):
         body = bodies[row]
         body.transform.position.update(x, y)
-        body.sync()
+        body.box = (left, top, body.box[2], body.box[3])
     for row in np.flatnonzero(ints[:, k.PINNED]).tolist():
         state.pinned[bodies[row].entity] = int(ints[row, k.PINNED])
     for row in np.flatnonzero(ints[:, k.SUPPORTED]).tolist():
@@ -159,17 +166,17 @@ def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray, state: Res
             if ints[row, k.SUPPORTED] & (1 << index):
                 state.supported[(bodies[row].entity, 1 << index)] = float(table[row, k.SUPPORT + index])
     state.crushed.update(bodies[row].entity for row in np.flatnonzero(flags & k.CRUSHED).tolist())
-    return np.column_stack((moved, ends))
+    return moved, ends
 
 
-def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, ends: np.ndarray, pairs: np.ndarray,
-                     met: np.ndarray, entities: np.ndarray) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved: np.ndarray, ends: np.ndarray,
+                     pairs: np.ndarray, met: np.ndarray,
+                     entities: np.ndarray) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """``Swept.overlapping`` and ``Swept.links`` from the rows' boxes now and
     at the start, with the float operations of ResponseSystem's ``_enqueue``
     and piles' ``_overlapped_before``; ``pairs`` and ``met`` are rows."""
     position = arrays.now.copy()  # Body.box: where refresh put it, or where the sweeps moved it to
-    rows = ends[:, 0].astype(np.int64)
-    position[rows] = ends[:, 1:]
+    position[moved] = ends
     now = np.column_stack((position + arrays.offset, arrays.size))
     before = table[:, k.BEFORE_X:k.HEIGHT + 1]
     static = (ints[:, k.FLAGS] & k.STATIC) != 0
@@ -200,28 +207,25 @@ def _entity_pairs(entities: np.ndarray, rows: np.ndarray) -> list[tuple[int, int
 def _record(bodies: list[Body], contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
     """The kernel's contacts into the Resolution, in the order recorded."""
     values, pairs = contacts
-    for (a, b), (nx, ny, depth, time, surface, *boxes) in zip(pairs[:count].tolist(), values[:count].tolist()):
+    columns = [values[:count, column].tolist() for column in range(values.shape[1])]
+    for a, b, nx, ny, depth, time, surface, ax, ay, aw, ah, bx, by, bw, bh in zip(
+            pairs[:count, 0].tolist(), pairs[:count, 1].tolist(), *columns):
         first, second = bodies[a].entity, bodies[b].entity
-        shapes = ((boxes[0], boxes[1], boxes[2], boxes[3]), _BOX, (boxes[4], boxes[5], boxes[6], boxes[7]), _BOX)
         state.resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, None, time,
-                                                  surface, shapes)
+                                                  surface, ((ax, ay, aw, ah), _BOX, (bx, by, bw, bh), _BOX))
 
 
-def _widen(bodies: list[Body], collision: CollisionSystem, table: np.ndarray,
-           events: tuple[np.ndarray, np.ndarray, np.ndarray], widened: int, met: int) -> list[tuple[int, int]]:
-    """Repeat the kernel's refiling on the broad phase's grid and its new
-    partners on the bodies (CollisionSystem.widen); returns the pairs met.
-    Each widening files a body under a box holding the last one, so only
-    its final box (``table``'s FILED columns) is filed: the grid then holds
-    what the kernel's widenings one by one would leave it holding."""
-    _, rows, pairs = events
-    for row in np.unique(rows[:widened]).tolist():
+def _widen(bodies: list[Body], collision: CollisionSystem, table: np.ndarray, widened: np.ndarray,
+           met: np.ndarray) -> None:
+    """Repeat the kernel's refiling of the ``widened`` rows on the broad
+    phase's grid, and add the pairs it ``met`` (rows) to the bodies'
+    partners (CollisionSystem.widen). Each widening files a body under a box
+    holding the last one, so only its final box (``table``'s FILED columns)
+    is filed: the grid then holds what the widenings one by one would leave
+    it holding."""
+    for row in np.unique(widened).tolist():
         x, y, w, h = table[row, k.FILED_X:k.FILED_H + 1].tolist()
         collision.file_wider(bodies[row], (x, y, w, h))
-    found = []
-    for a, b in pairs[:met].tolist():
-        first, second = bodies[a], bodies[b]
-        first.neighbours.append(second.entity)
-        second.neighbours.append(first.entity)
-        found.append((first.entity, second.entity))
-    return found
+    for a, b in zip(met[:, 0].tolist(), met[:, 1].tolist()):
+        bodies[a].neighbours.append(bodies[b].entity)
+        bodies[b].neighbours.append(bodies[a].entity)
