@@ -88,7 +88,10 @@ class SpatialGrid:
 
     The grid persists from step to step: ``insert`` of an entity already
     filed only re-files it when the cells it covers change, which for most
-    moving bodies they don't, so a step allocates little. ``remove`` drops
+    moving bodies they don't, so a step allocates little; and it does so
+    only when the cells are next read (``pairs``, ``query``, ``load``,
+    ``filed_at`` or the cell maps), so a step that never reads them pays
+    for a dict entry per body. ``remove`` drops
     an entity that is gone. ``boxes`` holds every box, small and large.
 
     Boxes inserted as ``fixed`` (level geometry) are kept apart, in
@@ -103,31 +106,75 @@ class SpatialGrid:
         if not (cell_size > 0 and math.isfinite(cell_size)):
             raise ValueError(f"cell_size must be a finite number > 0, got {cell_size!r}")
         self.cell_size = cell_size
-        self.cells: dict[Cell, list[int]] = {}
-        self.fixed_cells: dict[Cell, list[int]] = {}
         self.boxes: dict[int, Box] = {}
-        self.spans: dict[int, Span] = {}
-        self.large: dict[int, Box] = {}
-        self.fixed_large: dict[int, Box] = {}
         self.fixed: set[int] = set()
+        self._cells: dict[Cell, list[int]] = {}
+        self._fixed_cells: dict[Cell, list[int]] = {}
+        self._spans: dict[int, Span] = {}
+        self._large: dict[int, Box] = {}
+        self._fixed_large: dict[int, Box] = {}
+        self._filed_fixed: set[int] = set()  # ``fixed`` as the cells hold it
+        self._pending: dict[int, None] = {}  # inserted since the cells were last brought up to date
 
     def insert(self, entity: int, box: Box, fixed: bool = False) -> None:
         """File (or re-file) ``entity`` under every cell ``box`` covers, or
-        in the list of large boxes; ``fixed`` for level geometry."""
+        in the list of large boxes; ``fixed`` for level geometry. ``boxes``
+        and ``fixed`` change at once; the cells when next read (a step whose
+        pairs come from elsewhere, ``systems.pairkernel``, never reads them,
+        so its bodies are not re-filed cell by cell)."""
         self.boxes[entity] = box
+        if fixed:
+            self.fixed.add(entity)
+        else:
+            self.fixed.discard(entity)
+        self._pending[entity] = None
+
+    def _flush(self) -> None:
+        """File the boxes inserted since the last flush under their cells."""
+        if self._pending:
+            for entity in self._pending:
+                self._file(entity, self.boxes[entity], entity in self.fixed)
+            self._pending.clear()
+
+    @property
+    def cells(self) -> dict[Cell, list[int]]:
+        """Entities filed under each cell (boxes not fixed nor large)."""
+        self._flush()
+        return self._cells
+
+    @property
+    def fixed_cells(self) -> dict[Cell, list[int]]:
+        """Entities of fixed boxes filed under each cell (not the large ones)."""
+        self._flush()
+        return self._fixed_cells
+
+    @property
+    def large(self) -> dict[int, Box]:
+        """The large boxes that are not fixed."""
+        self._flush()
+        return self._large
+
+    @property
+    def fixed_large(self) -> dict[int, Box]:
+        """The large fixed boxes."""
+        self._flush()
+        return self._fixed_large
+
+    def _file(self, entity: int, box: Box, fixed: bool) -> None:
+        """File ``entity`` under the cells of ``box`` (``insert``, carried out)."""
         span = _span(box, self.cell_size)
-        old = self.spans.get(entity)
-        if old == span and (entity in self.fixed) is fixed:  # the usual case: same cells
-            large = self.fixed_large if fixed else self.large
+        old = self._spans.get(entity)
+        if old == span and (entity in self._filed_fixed) is fixed:  # the usual case: same cells
+            large = self._fixed_large if fixed else self._large
             if entity in large:
                 large[entity] = box
             return
-        cells, large = (self.fixed_cells, self.fixed_large) if fixed else (self.cells, self.large)
+        cells, large = (self._fixed_cells, self._fixed_large) if fixed else (self._cells, self._large)
         if old is not None:
             self._unfile(entity, old)
-        self.spans[entity] = span
+        self._spans[entity] = span
         if fixed:
-            self.fixed.add(entity)
+            self._filed_fixed.add(entity)
         if _area(span) > LARGE_SPAN:
             large[entity] = box
             return
@@ -141,15 +188,17 @@ class SpatialGrid:
 
     def remove(self, entity: int) -> None:
         """Forget ``entity``."""
-        span = self.spans.pop(entity, None)
+        self._pending.pop(entity, None)
+        self.fixed.discard(entity)
+        self.boxes.pop(entity, None)
+        span = self._spans.pop(entity, None)
         if span is not None:
             self._unfile(entity, span)
-            del self.boxes[entity]
 
     def _unfile(self, entity: int, span: Span) -> None:
-        fixed = entity in self.fixed
-        self.fixed.discard(entity)
-        cells, large = (self.fixed_cells, self.fixed_large) if fixed else (self.cells, self.large)
+        fixed = entity in self._filed_fixed
+        self._filed_fixed.discard(entity)
+        cells, large = (self._fixed_cells, self._fixed_large) if fixed else (self._cells, self._large)
         if large.pop(entity, None) is not None:
             return
         for cx in range(span[0], span[2] + 1):
@@ -161,8 +210,9 @@ class SpatialGrid:
 
     def filed_at(self, cell: Cell) -> Iterator[int]:
         """The entities filed in ``cell`` (not the large ones)."""
-        yield from self.cells.get(cell, ())
-        yield from self.fixed_cells.get(cell, ())
+        self._flush()
+        yield from self._cells.get(cell, ())
+        yield from self._fixed_cells.get(cell, ())
 
     def pairs(self, skip: Collection[int] = (), shuffle: int = 0) -> list[tuple[int, int]]:
         """Every pair (a, b), a < b, whose boxes overlap or touch, each once,
@@ -170,13 +220,14 @@ class SpatialGrid:
         both fixed; in a pile (see ``PILE``), a subset chosen by ``shuffle``
         (e.g. the step number) in which every STATIC in ``skip`` and every
         fixed box meets every mover."""
+        self._flush()
         found: list[tuple[int, int]] = []
         piled: set[tuple[int, int]] = set()
         boxes = self.boxes
         size = self.cell_size
         floor = math.floor
-        fixed_cells = self.fixed_cells
-        for (cx, cy), members in self.cells.items():
+        fixed_cells = self._fixed_cells
+        for (cx, cy), members in self._cells.items():
             fixed = fixed_cells.get((cx, cy)) if fixed_cells else None
             count = len(members)
             if count < 2 and fixed is None:
@@ -204,7 +255,7 @@ class SpatialGrid:
                         found.append((a, b) if a < b else (b, a))
         if piled:  # pairs of a pile come from a set: order them, and drop repeats
             found = sorted(piled.union(found))
-        if self.large or self.fixed_large:
+        if self._large or self._fixed_large:
             found += self._large_pairs(skip)
         return found
 
@@ -241,9 +292,10 @@ class SpatialGrid:
 
     def load(self, box: Box) -> int:
         """How many filed boxes a ``query`` of ``box`` would look at."""
+        self._flush()
         span = _span(box, self.cell_size)
-        return (sum(len(members) for cells in (self.cells, self.fixed_cells) if cells
-                    for _, members in _cells_within(cells, span)) + len(self.large) + len(self.fixed_large))
+        return (sum(len(members) for cells in (self._cells, self._fixed_cells) if cells
+                    for _, members in _cells_within(cells, span)) + len(self._large) + len(self._fixed_large))
 
     def _large_pairs(self, skip: Collection[int]) -> list[tuple[int, int]]:
         """Pairs with at least one large box, not both fixed: large with
@@ -252,31 +304,32 @@ class SpatialGrid:
         large."""
         found: list[tuple[int, int]] = []
         boxes, size, floor = self.boxes, self.cell_size, math.floor
-        sweeps = [(large, box, cells) for large, box in self.large.items() for cells in (self.cells, self.fixed_cells)]
-        sweeps += [(large, box, self.cells) for large, box in self.fixed_large.items()]
+        sweeps = [(large, box, cells) for large, box in self._large.items() for cells in (self._cells, self._fixed_cells)]
+        sweeps += [(large, box, self._cells) for large, box in self._fixed_large.items()]
         for large, box, cells in sweeps:
-            for (cx, cy), members in _cells_within(cells, self.spans[large]):
+            for (cx, cy), members in _cells_within(cells, self._spans[large]):
                 for other in members:
                     ox, oy, _, _ = other_box = boxes[other]
                     if (large in skip and other in skip) or not _touch(box, other_box):
                         continue
                     if floor(max(box[0], ox) / size) == cx and floor(max(box[1], oy) / size) == cy:
                         found.append((large, other) if large < other else (other, large))
-        ordered = list(self.large.items())
+        ordered = list(self._large.items())
         for i, (a, box_a) in enumerate(ordered):
-            for b, box_b in ordered[i + 1:] + list(self.fixed_large.items()):
+            for b, box_b in ordered[i + 1:] + list(self._fixed_large.items()):
                 if not (a in skip and b in skip) and _touch(box_a, box_b):
                     found.append((a, b) if a < b else (b, a))
         return found
 
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
+        self._flush()
         x, y, w, h = box
         right, bottom = x + w, y + h
         hits: set[int] = set()
         boxes = self.boxes
         span = _span(box, self.cell_size)
-        for cells in (self.cells, self.fixed_cells):
+        for cells in (self._cells, self._fixed_cells):
             if not cells:
                 continue
             for _, members in _cells_within(cells, span):
@@ -284,7 +337,7 @@ class SpatialGrid:
                     ox, oy, ow, oh = boxes[entity]
                     if ox <= right and x <= ox + ow and oy <= bottom and y <= oy + oh:
                         hits.add(entity)
-        for large in (self.large, self.fixed_large):
+        for large in (self._large, self._fixed_large):
             for entity, (ox, oy, ow, oh) in large.items():
                 if ox <= right and x <= ox + ow and oy <= bottom and y <= oy + oh:
                     hits.add(entity)
