@@ -114,6 +114,7 @@ class CollisionSystem(esper.Processor):
         self.columns = Columns.of([])
         self._pairs: list[tuple[int, int]] | None = []
         self._pair_rows: np.ndarray | None = None
+        self._filed: np.ndarray | None = None  # filed_boxes, until a box is filed anew
         self.grid = SpatialGrid(64.0)
         self.steps = 0
         self.layered = False
@@ -138,6 +139,7 @@ class CollisionSystem(esper.Processor):
     def _read_bodies(self) -> int:
         """Read the colliders' components into ``bodies`` and file them in
         the grid; returns their ``refresh`` bits together."""
+        self._filed = None
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
@@ -197,13 +199,21 @@ class CollisionSystem(esper.Processor):
             self._pair_rows = np.searchsorted(self.columns.entities, flat).reshape(-1, 2)
         return self._pair_rows
 
+    def filed_boxes(self) -> np.ndarray:
+        """Every body's box as filed in the grid (px), an (n, 4) array in
+        entity order (the rows of ``columns``)."""
+        if self._filed is None:
+            filed, n = self.grid.boxes, len(self.columns.transforms)
+            self._filed = np.fromiter(chain.from_iterable(map(filed.__getitem__, self.columns.entities.tolist())),
+                                      float, 4 * n).reshape(n, 4)
+        return self._filed
+
     def _compiled_pairs(self, statics: set[int]) -> np.ndarray | None:
         """The pairs the grid would find (``systems.pairkernel``) as rows of
         ``columns``, ascending, or None if the kernel can't number the cells
         (boxes more than 2**31 cells apart)."""
         entities = self.columns.entities.tolist()
-        n, filed = len(entities), self.grid.boxes
-        boxes = np.fromiter(chain.from_iterable([filed[e] for e in entities]), float, 4 * n).reshape(n, 4)
+        n, boxes = len(entities), self.filed_boxes()
         skip = np.fromiter(map(statics.__contains__, entities), np.bool_, n)
         level = np.fromiter(map(self.grid.fixed.__contains__, entities), np.bool_, n)
         while True:
@@ -281,12 +291,14 @@ class CollisionSystem(esper.Processor):
         """File ``body`` in the grid under ``box`` (px), a box holding the
         one it was filed under (see ``widen``)."""
         self.grid.insert(body.entity, box, _resting(body))
+        self._filed = None
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:
         """Bodies for this step's colliders, reusing last step's where the
         entity kept the same components, and the grid to match; returns the
         bodies' ``refresh`` bits together."""
+        self._filed = None
         size = self.cell_size or choose_cell_size(
             max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
         )

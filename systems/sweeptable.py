@@ -11,7 +11,6 @@ whether a step is one the kernel computes; the Sweeper runs the others.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -117,10 +116,7 @@ def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]
     n = body.start.shape[0]
     table = np.zeros((n, k.FLOAT_COLUMNS))
     ints = np.zeros((n, k.INT_COLUMNS), np.int64)
-    filed = collision.grid.boxes
-    table[:, k.FILED_X:k.FILED_H + 1] = np.fromiter(
-        chain.from_iterable([filed[entity] for entity in collision.columns.entities.tolist()]), float, 4 * n
-    ).reshape(n, 4)
+    table[:, k.FILED_X:k.FILED_H + 1] = collision.filed_boxes()
     # Body.before, Path.origin and Path.motion, with the same float operations.
     table[:, k.BEFORE_X:k.BEFORE_Y + 1] = body.start + body.offset
     table[:, k.WIDTH:k.HEIGHT + 1] = body.size
