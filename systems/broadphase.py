@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Iterator
-from itertools import chain
-
-import numpy as np
 
 from systems.geometry import Box
 
@@ -118,7 +115,6 @@ class SpatialGrid:
         self._fixed_large: dict[int, Box] = {}
         self._filed_fixed: set[int] = set()  # ``fixed`` as the cells hold it
         self._pending: dict[int, None] = {}  # inserted since the cells were last brought up to date
-        self._snapshot: _Snapshot | None = None  # every box as arrays, while the cells wait
 
     def insert(self, entity: int, box: Box, fixed: bool = False) -> None:
         """File (or re-file) ``entity`` under every cell ``box`` covers, or
@@ -132,7 +128,6 @@ class SpatialGrid:
         else:
             self.fixed.discard(entity)
         self._pending[entity] = None
-        self._snapshot = None
 
     def _flush(self) -> None:
         """File the boxes inserted since the last flush under their cells."""
@@ -140,12 +135,6 @@ class SpatialGrid:
             for entity in self._pending:
                 self._file(entity, self.boxes[entity], entity in self.fixed)
             self._pending.clear()
-
-    def _arrays(self) -> _Snapshot:
-        """The boxes as arrays, made once until the next insert or remove."""
-        if self._snapshot is None:
-            self._snapshot = _Snapshot(self.boxes, self.cell_size)
-        return self._snapshot
 
     @property
     def cells(self) -> dict[Cell, list[int]]:
@@ -199,7 +188,6 @@ class SpatialGrid:
 
     def remove(self, entity: int) -> None:
         """Forget ``entity``."""
-        self._snapshot = None
         self._pending.pop(entity, None)
         self.fixed.discard(entity)
         self.boxes.pop(entity, None)
@@ -303,11 +291,8 @@ class SpatialGrid:
         return [(a, b) if a < b else (b, a) for a, b in candidates if _touch(boxes[a], boxes[b])]
 
     def load(self, box: Box) -> int:
-        """How many filed boxes a ``query`` of ``box`` would look at (each
-        small box once per cell of the query it is filed under, and every
-        large box); while the cells wait, counted over the arrays."""
-        if self._pending:
-            return self._arrays().load(_span(box, self.cell_size))
+        """How many filed boxes a ``query`` of ``box`` would look at."""
+        self._flush()
         span = _span(box, self.cell_size)
         return (sum(len(members) for cells in (self._cells, self._fixed_cells) if cells
                     for _, members in _cells_within(cells, span)) + len(self._large) + len(self._fixed_large))
@@ -337,10 +322,8 @@ class SpatialGrid:
         return found
 
     def query(self, box: Box) -> list[int]:
-        """Entities whose boxes overlap or touch ``box``, in ascending order
-        (while the cells wait, found over the arrays)."""
-        if self._pending:
-            return self._arrays().query(box)
+        """Entities whose boxes overlap or touch ``box``, in ascending order."""
+        self._flush()
         x, y, w, h = box
         right, bottom = x + w, y + h
         hits: set[int] = set()
@@ -359,39 +342,6 @@ class SpatialGrid:
                 if ox <= right and x <= ox + ow and oy <= bottom and y <= oy + oh:
                     hits.add(entity)
         return sorted(hits)
-
-
-class _Snapshot:
-    """Every box of a grid as arrays, to answer ``query`` and ``load`` as
-    the cells would without filing anything: a few array operations over
-    all boxes cost less than re-filing the bodies of a step cell by cell."""
-
-    def __init__(self, boxes: dict[int, Box], size: float) -> None:
-        n = len(boxes)
-        self.entities = np.fromiter(boxes.keys(), np.int64, n)
-        self.boxes = np.fromiter(chain.from_iterable(boxes.values()), float, 4 * n).reshape(n, 4)
-        x, y, w, h = self.boxes.T
-        # _span, with the same float operations; cells as floats (exact below 2**53)
-        self.spans = np.floor(np.stack((x / size, y / size, (x + w) / size, (y + h) / size), axis=1))
-        area = (self.spans[:, 2] - self.spans[:, 0] + 1) * (self.spans[:, 3] - self.spans[:, 1] + 1)
-        self.large = area > LARGE_SPAN
-
-    def query(self, box: Box) -> list[int]:
-        """SpatialGrid.query: entities whose boxes overlap or touch ``box``, ascending."""
-        x, y, w, h = box
-        ox, oy, ow, oh = self.boxes.T
-        hit = (ox <= x + w) & (x <= ox + ow) & (oy <= y + h) & (y <= oy + oh)
-        found: list[int] = np.sort(self.entities[hit]).tolist()
-        return found
-
-    def load(self, span: Span) -> int:
-        """SpatialGrid.load: the cells of ``span`` each small box is filed
-        under, counted, and every large box."""
-        x0, y0, x1, y1 = self.spans.T
-        across = np.minimum(x1, span[2]) - np.maximum(x0, span[0]) + 1
-        down = np.minimum(y1, span[3]) - np.maximum(y0, span[1]) + 1
-        shared = np.where((across > 0) & (down > 0) & ~self.large, across * down, 0.0)
-        return int(shared.sum()) + int(self.large.sum())
 
 
 def _cells_within(cells: dict[Cell, list[int]], span: Span) -> Iterator[tuple[Cell, list[int]]]:

@@ -4,7 +4,7 @@ geometry is re-filed whenever it changes."""
 import itertools
 
 import pytest
-from hypothesis import example, given
+from hypothesis import given
 from pygame import Vector2
 from hypothesis import strategies as st
 
@@ -129,33 +129,6 @@ def test_fixed_boxes_pair_only_with_the_others_like_brute_force(items, moves, ce
     assert grid.query(probe) == [e for e in sorted(current) if _touch(current[e][0], probe)]
     assert grid.load(probe) >= len(grid.query(probe))
     assert grid.fixed == {e for e, (_, fixed) in current.items() if fixed}
-
-
-@given(st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes, st.booleans()),
-                min_size=1, max_size=30),
-       st.lists(st.tuples(st.integers(0, 29), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes,
-                          st.booleans()), max_size=10),
-       st.sets(st.integers(0, 29), max_size=5),
-       st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), sizes, sizes), min_size=1, max_size=5),
-       st.sampled_from([3.0, 16.0, 100.0]))
-@example([(0.0, 0.0, 10.0, 10.0, False), (30.0, 0.0, 10.0, 10.0, True)], [(0, 10.0, 0.0, 10.0, 10.0, False)],
-         set(), [(0.0, 0.0, 10.0, 10.0), (20.0, 0.0, 10.0, 10.0)], 16.0)  # edges that touch exactly
-def test_queries_while_filings_wait_answer_what_the_cells_answer(items, moves, gone, probes, cell):
-    # Inserts reach the cells only when the cells are read; meanwhile query
-    # and load are answered from arrays of every box. Both answers must be
-    # what the filed cells give: the same entities, and the same count of
-    # (box, cell) filings and large boxes a query looks at.
-    grid = SpatialGrid(cell)
-    for entity, (*b, fixed) in enumerate(items, start=1):
-        grid.insert(entity, tuple(b), fixed)
-    grid.pairs()  # files them all
-    for index, *b, fixed in moves:  # then move some, and remove some: these wait
-        grid.insert(index % len(items) + 1, tuple(b), fixed)
-    for index in gone:
-        grid.remove(index % len(items) + 1)
-    waiting = [(grid.query(probe), grid.load(probe)) for probe in probes]
-    grid.cells  # brings the cells up to date
-    assert waiting == [(grid.query(probe), grid.load(probe)) for probe in probes]
 
 
 # Level geometry (STATIC, no Physics) is compared each step and read anew
