@@ -3,7 +3,7 @@
 A pass of Python over the bodies costs about a microsecond a body for each
 handful of fields it reads (each Vector2 component read makes a float
 object); ``np.fromiter`` over the same Vector2s reads a field of 10,000
-bodies in under a millisecond. So the stages that want every body's state
+bodies in about a millisecond. So the stages that want every body's state
 as arrays read it here, straight from the components, rather than from the
 ``Body`` objects Collision keeps (Box2D v3 keeps its body state in a small
 struct "designed for scatter-gather" for the same reason).

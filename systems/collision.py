@@ -17,8 +17,8 @@ from components.layers import interacts
 from systems import jit
 from systems.bodytable import Columns
 from systems.broadphase import SpatialGrid, choose_cell_size
-from systems.pairkernel import DONE, FULL, grid_pairs
 from systems.geometry import Box, union_box
+from systems.pairkernel import DONE, FULL, grid_pairs
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -95,12 +95,18 @@ class CollisionSystem(esper.Processor):
     one by a type changed in place is read every step, as before, until
     entities or components are next added or removed.)
 
+    The pairs come from a compiled kernel over the filed boxes
+    (``systems.pairkernel``: the set the grid would find) unless a collider
+    is a TRIGGER or uses layers, level geometry outnumbers the other
+    colliders, or numba is off; then from the grid.
+
     Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
     entity order), their components as lists (``columns``, to be read at
-    once: ``systems.bodytable``), ``pairs`` (a < b), ``grid`` (whose ``boxes`` hold each
-    body's swept bounds), the ``refresh`` bits of every body together
-    (``kinds``), and whether any collider uses layers (``layered``) or
-    one-way faces (``one_way``). A system that moves bodies after
+    once: ``systems.bodytable``), ``pairs`` (a < b; as rows of ``columns``:
+    ``pair_rows()``), ``grid`` (whose ``boxes`` hold each body's swept
+    bounds; as an array: ``filed_boxes()``), the ``refresh`` bits of every
+    body together (``kinds``), and whether any collider uses layers
+    (``layered``) or one-way faces (``one_way``). A system that moves bodies after
     Collision makes the World run Collision again before Response, so these
     always describe the world Response resolves. During Response, a body
     whose path changes is filed where it now goes (``widen``); last in a
@@ -167,7 +173,11 @@ class CollisionSystem(esper.Processor):
         statics = self._resting.entities
         if kinds & MOVING_STATIC:  # moving platforms: STATIC with Physics
             statics = statics.union(body.entity for body in self._movers if body.static)
-        rows = self._compiled_pairs(statics) if jit.ENABLED and not kinds & (TRIGGER | LAYERED) else None
+        # The kernel files every box anew each step; the grid keeps level
+        # geometry filed and walks only the movers' cells: when level
+        # geometry is most of the world, the grid is faster.
+        compiled = jit.ENABLED and not kinds & (TRIGGER | LAYERED) and len(self._movers) >= len(self._resting.bodies)
+        rows = self._compiled_pairs(statics) if compiled else None
         found: Iterable[tuple[int, int]]
         if rows is not None:  # the list of pairs is made only if asked for
             self._pairs, self._pair_rows = None, rows
@@ -185,7 +195,8 @@ class CollisionSystem(esper.Processor):
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
-        """This step's candidate pairs of entities (a < b)."""
+        """This step's candidate pairs of entities (a < b); after the
+        compiled broad phase, made from its rows when first read."""
         if self._pairs is None:
             ids = self.columns.entities[self._pair_rows]
             self._pairs = list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
@@ -211,7 +222,7 @@ class CollisionSystem(esper.Processor):
     def _compiled_pairs(self, statics: set[int]) -> np.ndarray | None:
         """The pairs the grid would find (``systems.pairkernel``) as rows of
         ``columns``, ascending, or None if the kernel can't number the cells
-        (boxes more than 2**31 cells apart)."""
+        (boxes spread over more than 2**62 of them)."""
         entities = self.columns.entities.tolist()
         n, boxes = len(entities), self.filed_boxes()
         skip = np.fromiter(map(statics.__contains__, entities), np.bool_, n)

@@ -31,7 +31,7 @@ __all__ = ["DONE", "FULL", "SPREAD", "grid_pairs"]
 #: ``grid_pairs`` status: done; the pair buffer was full (call again with a
 #: larger ``capacity``); the boxes span too many cells to number them in 64
 #: bits (ask the grid).
-DONE, FULL, SPREAD = 0, 2, 3
+DONE, FULL, SPREAD = 0, 1, 2
 
 
 # First and last column and row of the cells a box covers (broadphase._span).

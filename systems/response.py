@@ -15,7 +15,6 @@ from components._checks import finite_vector
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
-from systems.sweeptable import Swept
 from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, boxes_overlap, tie_direction
 from systems.geometry import union_box
 from systems.narrowphase import overlap, sweep
@@ -23,6 +22,7 @@ from systems.sweep import Hit
 from systems.piles import find_piles, relax_pile
 from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution
 from systems.riders import Rides, express_in_platform_frames
+from systems.sweeptable import Swept
 
 if TYPE_CHECKING:
     from ecs.world import World

@@ -1,11 +1,13 @@
 """The sweep stage through the compiled kernel: gather, run, scatter.
 
-``sweep_compiled`` reads the step's bodies into the tables of
-``systems.sweepkernel`` (one row per body, in entity order), runs the
-kernel, and writes back what the reference ``Sweeper`` would have written:
-velocities, positions, the Resolution's contacts, pins, supports and crushed
-bodies, the broad phase's widened boxes and new partners. ``covers`` says
-whether a step is one the kernel computes; the Sweeper runs the others.
+``sweep_compiled`` reads the step's bodies from their components at once
+(``systems.bodytable``) into the tables of ``systems.sweepkernel`` (one row
+per body, in entity order), runs the kernel, and writes back what the
+reference ``Sweeper`` would have written: velocities, positions, the
+Resolution's contacts, pins, supports and crushed bodies, the broad phase's
+widened boxes and new partners. It also hands push-out the few pairs that
+can concern it (``Swept``), tested over the arrays. ``covers`` says whether
+a step is one the kernel computes; the Sweeper runs the others.
 """
 
 from __future__ import annotations
