@@ -91,8 +91,8 @@ class SpatialGrid:
     moving bodies they don't, so a step allocates little; and it does so
     only when the cells are next read (``pairs``, ``query``, ``load``,
     ``filed_at`` or the cell maps), so a step that never reads them pays
-    for a dict entry per body. ``remove`` drops
-    an entity that is gone. ``boxes`` holds every box, small and large.
+    a dict entry per body. ``remove`` drops an entity that is gone.
+    ``boxes`` holds every box, small and large.
 
     Boxes inserted as ``fixed`` (level geometry) are kept apart, in
     ``fixed_cells`` and ``fixed_large`` (their entities in ``fixed``), and
@@ -119,9 +119,9 @@ class SpatialGrid:
     def insert(self, entity: int, box: Box, fixed: bool = False) -> None:
         """File (or re-file) ``entity`` under every cell ``box`` covers, or
         in the list of large boxes; ``fixed`` for level geometry. ``boxes``
-        and ``fixed`` change at once; the cells when next read (a step whose
-        pairs come from elsewhere, ``systems.pairkernel``, never reads them,
-        so its bodies are not re-filed cell by cell)."""
+        and ``fixed`` change at once, the cells when next read (a step whose
+        pairs come from ``systems.pairkernel`` reads them only if something
+        queries the grid)."""
         self.boxes[entity] = box
         if fixed:
             self.fixed.add(entity)
@@ -304,7 +304,8 @@ class SpatialGrid:
         large."""
         found: list[tuple[int, int]] = []
         boxes, size, floor = self.boxes, self.cell_size, math.floor
-        sweeps = [(large, box, cells) for large, box in self._large.items() for cells in (self._cells, self._fixed_cells)]
+        sweeps = [(large, box, cells) for large, box in self._large.items()
+                  for cells in (self._cells, self._fixed_cells)]
         sweeps += [(large, box, self._cells) for large, box in self._fixed_large.items()]
         for large, box, cells in sweeps:
             for (cx, cy), members in _cells_within(cells, self._spans[large]):

@@ -53,13 +53,15 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     push-out settles those exactly). Contacts are recorded, and momentum
     exchanged, once per pair in ``state``.
     """
+    candidates = None
     if links is None:
-        links = [(a.entity, b.entity) for a, b in _candidates(bodies, pairs)
-                 if not (a.static or b.static) and _overlapped_before(a, b)]
+        candidates = _candidates(bodies, pairs)
+        links = [(a.entity, b.entity) for a, b in candidates if not (a.static or b.static) and _overlapped_before(a, b)]
     pile = find_piles(links)
     if not pile:
         return
-    candidates = _candidates(bodies, pairs)
+    if candidates is None:
+        candidates = _candidates(bodies, pairs)
     walls = _StaticIndex(bodies, max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
     moved: dict[int, Vector2] = {}
     settled: Settled = {}
