@@ -101,10 +101,10 @@ def _entry_fraction(gap_before: float, gap_now: float) -> float:
 
 @_kernel
 def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
-                  tie: float) -> tuple[float, float, bool, int, float]:
-    """Along one axis, what box_contact weighs: the overlap now and at the
-    start of the step, whether they were apart then, the side b lies on
-    (systems.geometry._facing_sign) and when the gap closed."""
+                  tie: float) -> tuple[float, bool, int, float]:
+    """Along one axis of a pair that overlaps now, what box_contact weighs:
+    the overlap at the start of the step, whether they were apart then, the
+    side b lies on (systems.geometry._facing_sign) and when the gap closed."""
     low, length, other_low, other_length = a[axis], a[axis + 2], b[axis], b[axis + 2]
     before = _axis_overlap(before_a[axis], length, before_b[axis], other_length)
     apart = before <= TOUCH_EPSILON
@@ -115,10 +115,10 @@ def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
     if delta != 0.0:
         sign = 1 if delta > 0 else -1
     entry = 0.0
-    if apart:
+    if apart:  # (the gap closed: overlapping now, the denominator is > 0)
         entry = _entry_fraction(_gap(before_a[axis], length, before_b[axis], other_length, sign),
                                 _gap(low, length, other_low, other_length, sign))
-    return _axis_overlap(low, length, other_low, other_length), before, apart, sign, entry
+    return before, apart, sign, entry
 
 
 # Minimum displacement vector along the axis the body came through
@@ -127,10 +127,12 @@ def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
 def _box_contact(a: Any, b: Any, before_a: Any, before_b: Any, tie_x: float,
                  tie_y: float) -> tuple[bool, int, int, float, float, float]:
     """(overlapping, axis, sign, depth, entry, surface) pushing box a out of b."""
-    over_x, before_x, apart_x, sign_x, entry_x = _contact_axis(a, b, before_a, before_b, 0, tie_x)
-    over_y, before_y, apart_y, sign_y, entry_y = _contact_axis(a, b, before_a, before_b, 1, tie_y)
-    if over_x <= TOUCH_EPSILON or over_y <= TOUCH_EPSILON:
+    over_x = _axis_overlap(a[0], a[2], b[0], b[2])
+    over_y = _axis_overlap(a[1], a[3], b[1], b[3])
+    if over_x <= TOUCH_EPSILON or over_y <= TOUCH_EPSILON:  # first, as box_contact does
         return False, 0, 0, 0.0, 0.0, 0.0
+    before_x, apart_x, sign_x, entry_x = _contact_axis(a, b, before_a, before_b, 0, tie_x)
+    before_y, apart_y, sign_y, entry_y = _contact_axis(a, b, before_a, before_b, 1, tie_y)
     if apart_x != apart_y:
         axis = 0 if apart_x else 1
     elif apart_x:
