@@ -35,6 +35,8 @@ DONE, FULL, SPREAD = 0, 1, 2
 
 
 # First and last column and row of the cells a box covers (broadphase._span).
+# Restated, not imported from systems.sweepkernel: numba's disk cache is
+# invalidated only by changes to the cached function's own file.
 @kernel
 def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
     return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)

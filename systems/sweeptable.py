@@ -34,10 +34,6 @@ __all__ = ["Swept", "covers", "sweep_compiled"]
 _BOX = Shape.BOX
 _TIES = np.array(TIES)
 
-#: px. Boxes filed beyond this are left to the reference: the kernel's cell
-#: indices are 64-bit integers.
-_FAR = 1e15
-
 
 #: Bodies of these kinds (``systems.collision.refresh``) are left to the reference.
 _UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
