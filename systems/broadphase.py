@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Iterator
 
+import numpy as np
+
 from systems.geometry import Box
 
 __all__ = ["SpatialGrid", "choose_cell_size", "CROWD", "LARGE_SPAN", "PILE"]
@@ -39,6 +41,16 @@ LARGE_SPAN = 32
 #: n²/2 and spreads out over a few steps.
 CROWD = 12
 PILE = 9.0
+
+#: While the cells wait to be brought up to date, ``load`` and ``query``
+#: answer from a snapshot of every box (see ``SpatialGrid.snapshot``) as
+#: long as the boxes looked at that way stay under SNAPSHOT_REACH times the
+#: filings waiting. Measured in the arena at n = 10,000: a ``load`` over the
+#: snapshot takes 0.11 ms, a ``query`` 0.035 ms, and bringing the cells up
+#: to date 0.86 µs a filing (8.6 ms): one answer costs about as much as
+#: filing n / 80 boxes, so the answers cost at most a fifth of the filing
+#: they put off, and a step that queries a lot still ends up with cells.
+SNAPSHOT_REACH = 16
 
 
 # Cell size from the typical body: four times the median extent of the movers.
@@ -115,6 +127,7 @@ class SpatialGrid:
         self._fixed_large: dict[int, Box] = {}
         self._filed_fixed: set[int] = set()  # ``fixed`` as the cells hold it
         self._pending: dict[int, None] = {}  # inserted since the cells were last brought up to date
+        self._snapshot: _Snapshot | None = None
 
     def insert(self, entity: int, box: Box, fixed: bool = False) -> None:
         """File (or re-file) ``entity`` under every cell ``box`` covers, or
@@ -128,6 +141,27 @@ class SpatialGrid:
         else:
             self.fixed.discard(entity)
         self._pending[entity] = None
+        self._snapshot = None
+
+    def snapshot(self, entities: np.ndarray, boxes: np.ndarray) -> None:
+        """Hand the grid every box it holds as arrays: ``entities`` (n,)
+        ascending, and their ``boxes`` (n, 4, px), equal to ``self.boxes``.
+        Until the next ``insert`` or ``remove``, ``load`` and ``query`` may
+        answer from them instead of bringing the cells up to date (see
+        ``SNAPSHOT_REACH``): a step whose pairs came from
+        ``systems.pairkernel`` queries the grid a few times at most."""
+        if len(entities) != len(self.boxes):
+            raise ValueError(f"a snapshot must hold every box: {len(entities)} given, {len(self.boxes)} filed")
+        self._snapshot = _Snapshot(entities, boxes, self.cell_size)
+
+    def _answers_from_snapshot(self) -> _Snapshot | None:
+        """The snapshot, if the next ``load`` or ``query`` should answer
+        from it (filings wait, and it has looked at few boxes so far)."""
+        snapshot = self._snapshot
+        if snapshot is None or not self._pending or snapshot.looked > SNAPSHOT_REACH * len(self._pending):
+            return None
+        snapshot.looked += len(snapshot.entities)
+        return snapshot
 
     def _flush(self) -> None:
         """File the boxes inserted since the last flush under their cells."""
@@ -188,6 +222,7 @@ class SpatialGrid:
 
     def remove(self, entity: int) -> None:
         """Forget ``entity``."""
+        self._snapshot = None
         self._pending.pop(entity, None)
         self.fixed.discard(entity)
         self.boxes.pop(entity, None)
@@ -292,6 +327,9 @@ class SpatialGrid:
 
     def load(self, box: Box) -> int:
         """How many filed boxes a ``query`` of ``box`` would look at."""
+        snapshot = self._answers_from_snapshot()
+        if snapshot is not None:
+            return snapshot.load(_span(box, self.cell_size))
         self._flush()
         span = _span(box, self.cell_size)
         return (sum(len(members) for cells in (self._cells, self._fixed_cells) if cells
@@ -324,6 +362,9 @@ class SpatialGrid:
 
     def query(self, box: Box) -> list[int]:
         """Entities whose boxes overlap or touch ``box``, in ascending order."""
+        snapshot = self._answers_from_snapshot()
+        if snapshot is not None:
+            return snapshot.query(box)
         self._flush()
         x, y, w, h = box
         right, bottom = x + w, y + h
@@ -358,3 +399,35 @@ def _cells_within(cells: dict[Cell, list[int]], span: Span) -> Iterator[tuple[Ce
     for cell, members in cells.items():
         if span[0] <= cell[0] <= span[2] and span[1] <= cell[1] <= span[3]:
             yield cell, members
+
+
+class _Snapshot:
+    """Every box of a grid as arrays, answering ``load`` and ``query`` as
+    the grid's cells would once brought up to date: a box is filed under
+    the cells of its span, or with the large boxes."""
+
+    def __init__(self, entities: np.ndarray, boxes: np.ndarray, cell_size: float) -> None:
+        self.entities = entities
+        self.boxes = boxes
+        self.looked = 0  # boxes looked at by the answers given
+        # _span and _area, with the same float operations, for every box.
+        self.spans = np.floor(np.column_stack((boxes[:, :2], boxes[:, :2] + boxes[:, 2:])) / cell_size)
+        self.large = (self.spans[:, 2] - self.spans[:, 0] + 1) * (self.spans[:, 3] - self.spans[:, 1] + 1) > LARGE_SPAN
+
+    def load(self, span: Span) -> int:
+        """SpatialGrid.load: the cells of ``span`` each box shares, the
+        large boxes once each."""
+        shared = np.ones(len(self.entities))
+        for axis in (0, 1):  # cells in common along this axis
+            low = np.maximum(self.spans[:, axis], span[axis])
+            shared *= np.clip(np.minimum(self.spans[:, axis + 2], span[axis + 2]) - low + 1, 0, None)
+        return int(shared[~self.large].sum()) + int(self.large.sum())
+
+    def query(self, box: Box) -> list[int]:
+        """SpatialGrid.query: the entities whose boxes overlap or touch ``box``."""
+        x, y, w, h = box
+        boxes = self.boxes
+        hit = ((boxes[:, 0] <= x + w) & (x <= boxes[:, 0] + boxes[:, 2])
+               & (boxes[:, 1] <= y + h) & (y <= boxes[:, 1] + boxes[:, 3]))
+        found: list[int] = self.entities[hit].tolist()
+        return found

@@ -217,6 +217,7 @@ class CollisionSystem(esper.Processor):
             filed, n = self.grid.boxes, len(self.columns.transforms)
             self._filed = np.fromiter(chain.from_iterable(map(filed.__getitem__, self.columns.entities.tolist())),
                                       float, 4 * n).reshape(n, 4)
+            self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 
     def _compiled_pairs(self, statics: set[int]) -> np.ndarray | None:
@@ -303,6 +304,18 @@ class CollisionSystem(esper.Processor):
         one it was filed under (see ``widen``)."""
         self.grid.insert(body.entity, box, _resting(body))
         self._filed = None
+
+    def file_rows_wider(self, rows: list[int], filed: np.ndarray) -> None:
+        """``file_wider`` the bodies of ``rows`` (of ``columns``) under
+        their rows of ``filed``, which holds every body's box as filed once
+        they are (an (n, 4) array, px, in the order of ``columns``): it is
+        kept as ``filed_boxes()``."""
+        bodies = self.bodies
+        for row, entity in zip(rows, self.columns.entities[rows].tolist()):
+            x, y, w, h = filed[row].tolist()
+            self.file_wider(bodies[entity], (x, y, w, h))
+        self._filed = filed
+        self.grid.snapshot(self.columns.entities, filed)
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:

@@ -217,9 +217,7 @@ def _widen(bodies: list[Body], collision: CollisionSystem, table: np.ndarray, wi
     holding the last one, so only its final box (``table``'s FILED columns)
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""
-    for row in np.unique(widened).tolist():
-        x, y, w, h = table[row, k.FILED_X:k.FILED_H + 1].tolist()
-        collision.file_wider(bodies[row], (x, y, w, h))
+    collision.file_rows_wider(np.unique(widened).tolist(), table[:, k.FILED_X:k.FILED_H + 1].copy())
     for a, b in zip(met[:, 0].tolist(), met[:, 1].tolist()):
         bodies[a].neighbours.append(bodies[b].entity)
         bodies[b].neighbours.append(bodies[a].entity)

@@ -3,6 +3,7 @@ geometry is re-filed whenever it changes."""
 
 import itertools
 
+import numpy as np
 import pytest
 from hypothesis import given
 from pygame import Vector2
@@ -45,6 +46,61 @@ def test_query_matches_brute_force(items, probe):
     for entity, b in enumerate(items, start=1):
         grid.insert(entity, b)
     assert grid.query(probe) == [i + 1 for i, b in enumerate(items) if _touch(b, probe)]
+
+
+
+def test_a_snapshot_answers_load_and_query_by_the_cells_a_box_covers():
+    # Cells of 10 px. A covers cell (0, 0); B (5..15 on both axes) cells
+    # (0..1, 0..1); C (0..100 × 0..10) 11 × 2 = 22 cells, at most LARGE_SPAN
+    # (32), so it is filed in them; D (-50..50 on both axes) 11 × 11 cells:
+    # a large box, counted once; E (-10..0 × 0..3) cells (-1..0, 0). A probe
+    # over cells (0, 0) and (1, 0) looks at A once, B twice, C twice, D once
+    # and E once: 7; all five touch it (B and E only along an edge).
+    grid = SpatialGrid(10.0)
+    items = {1: (0.0, 0.0, 5.0, 5.0), 2: (5.0, 5.0, 10.0, 10.0), 3: (0.0, 0.0, 100.0, 10.0),
+             4: (-50.0, -50.0, 100.0, 100.0), 5: (-10.0, 0.0, 10.0, 3.0)}
+    for entity, b in items.items():
+        grid.insert(entity, b, fixed=entity == 3)
+    grid.snapshot(np.array(list(items)), np.array(list(items.values())))
+    probe = (0.0, 0.0, 15.0, 5.0)
+    assert (grid.load(probe), grid.query(probe)) == (7, [1, 2, 3, 4, 5])
+    assert grid.query((200.0, 200.0, 1.0, 1.0)) == []
+    with pytest.raises(ValueError, match="every box"):
+        grid.snapshot(np.array([1]), np.array([items[1]]))
+
+
+@given(st.lists(st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(0, 400), st.floats(0, 400),
+                          st.booleans()), min_size=1, max_size=30),
+       st.lists(st.tuples(st.integers(0, 29), st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(0, 60),
+                          st.floats(0, 60)), max_size=10),
+       st.lists(st.tuples(st.floats(-1e3, 1e3), st.floats(-1e3, 1e3), st.floats(0, 300), st.floats(0, 300)),
+                min_size=1, max_size=5),
+       st.sampled_from([3.0, 16.0, 100.0]))
+def test_a_snapshot_answers_load_and_query_as_the_cells_do(items, moves, probes, cell):
+    # A grid whose filings wait may answer from a snapshot of every box
+    # (the compiled broad phase hands it one); a grid brought up to date
+    # answers from its cells. Both must give the same loads (push-out's
+    # re-test budget depends on them) and the same entities. Boxes up to
+    # 400 px on cells of 3 px are large (over LARGE_SPAN cells); some are
+    # filed once, then moved, so the cells have history.
+    def filled():
+        grid, current = SpatialGrid(cell), {}
+        for entity, (*b, fixed) in enumerate(items, start=1):
+            grid.insert(entity, tuple(b), fixed)
+            current[entity] = tuple(b)
+        grid.pairs()  # the cells brought up to date, before the moves
+        for index, *b in moves:
+            entity = index % len(items) + 1
+            grid.insert(entity, tuple(b), items[entity - 1][4])
+            current[entity] = tuple(b)
+        return grid, current
+    from_cells, current = filled()
+    from_snapshot, _ = filled()
+    from_snapshot.snapshot(np.array(sorted(current)), np.array([current[e] for e in sorted(current)]))
+    for probe in probes:
+        assert from_snapshot.load(probe) == from_cells.load(probe)
+        assert from_snapshot.query(probe) == from_cells.query(probe) == [
+            e for e in sorted(current) if _touch(current[e], probe)]
 
 
 def test_skip_filters_pairs_and_cell_size_follows_median():
