@@ -409,19 +409,23 @@ class _Snapshot:
     def __init__(self, entities: np.ndarray, boxes: np.ndarray, cell_size: float) -> None:
         self.entities = entities
         self.boxes = boxes
+        self.cell_size = cell_size
         self.looked = 0  # boxes looked at by the answers given
-        # _span and _area, with the same float operations, for every box.
-        self.spans = np.floor(np.column_stack((boxes[:, :2], boxes[:, :2] + boxes[:, 2:])) / cell_size)
-        self.large = (self.spans[:, 2] - self.spans[:, 0] + 1) * (self.spans[:, 3] - self.spans[:, 1] + 1) > LARGE_SPAN
+        self._spans: tuple[np.ndarray, np.ndarray] | None = None  # made by the first load
 
     def load(self, span: Span) -> int:
         """SpatialGrid.load: the cells of ``span`` each box shares, the
         large boxes once each."""
+        if self._spans is None:  # _span and _area, with the same float operations, for every box
+            boxes = self.boxes
+            spans = np.floor(np.column_stack((boxes[:, :2], boxes[:, :2] + boxes[:, 2:])) / self.cell_size)
+            self._spans = spans, (spans[:, 2] - spans[:, 0] + 1) * (spans[:, 3] - spans[:, 1] + 1) > LARGE_SPAN
+        spans, large = self._spans
         shared = np.ones(len(self.entities))
         for axis in (0, 1):  # cells in common along this axis
-            low = np.maximum(self.spans[:, axis], span[axis])
-            shared *= np.clip(np.minimum(self.spans[:, axis + 2], span[axis + 2]) - low + 1, 0, None)
-        return int(shared[~self.large].sum()) + int(self.large.sum())
+            low = np.maximum(spans[:, axis], span[axis])
+            shared *= np.clip(np.minimum(spans[:, axis + 2], span[axis + 2]) - low + 1, 0, None)
+        return int(shared[~large].sum()) + int(large.sum())
 
     def query(self, box: Box) -> list[int]:
         """SpatialGrid.query: the entities whose boxes overlap or touch ``box``."""

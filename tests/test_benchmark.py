@@ -72,3 +72,16 @@ def test_level_table_prints_one_row_per_scene(capsys):
     level_main(["--tiles", "0", "100", "--crates", "10", "--steps", "2", "--rounds", "1"])
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
     assert [row.split("|")[1].strip() for row in rows[1:]] == ["0", "100"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
+def test_floor_table_prints_every_pass_and_their_sums(capsys):
+    from benchmarks.floor import PASSES, main as floor_main
+    floor_main(["--counts", "60", "--repeats", "1", "--steps", "2"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 60 |")]
+    assert len(rows) == 1
+    cells = [float(cell.strip().rstrip("x")) for cell in rows[0].strip("|").split("|")]
+    assert len(cells) == 3 + len(PASSES) + 3  # N, ours, pymunk, the passes, their sums and the ratio
+    passes = cells[3:3 + len(PASSES)]
+    assert all(ms >= 0 for ms in passes) and passes[0] > 0  # moving 60 bodies takes some time
+    assert cells[-2] == pytest.approx(sum(passes), abs=0.02)  # the printed sum of every pass (2 decimals each)

@@ -1,0 +1,138 @@
+"""Floor benchmark: the least a step of the arena can cost while bodies live in components.
+
+Each body's state is in its components (a Transform's position is a
+``pygame.Vector2``, and so are a Physics' velocity and a Collider's offset and
+size), and a user may change any of them between steps. So whatever runs
+the physics, every step must at least move every body (Movement), check
+every vector is finite (``World.step``), read every body's state into
+arrays for compiled code, and write back what the collisions changed. This
+times those passes, and this framework's two compiled kernels (the broad
+phase's pairs and the sweeps), on the arena scene of ``benchmarks.arena``
+at 200 px/s, against a whole step of ours and of pymunk in the same
+process. Compare within one run, never across runs.
+
+    pip install -e .[bench]
+    python -m benchmarks.floor                      # N = 1,000, 10,000, 16,000
+    python -m benchmarks.floor --counts 10000 --repeats 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from benchmarks.arena import DT, make_scene, run_pymunk, run_ours, wall_boxes, BOX
+from components import Collider, ColliderType, Physics, Transform
+from ecs import World
+from systems import sweepkernel, sweeptable
+from systems.bodytable import read_arrays
+from systems.geometry import TIES
+from systems.pairkernel import grid_pairs
+
+PASSES = ("move", "validate", "read", "write back", "pairs kernel", "sweep kernel")
+
+
+def best_ms(run: Callable[[], object], repeats: int) -> float:
+    """The fastest of ``repeats`` calls of ``run``, in ms (collector off)."""
+    gc.collect()
+    gc.disable()
+    try:
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+    finally:
+        gc.enable()
+    return min(times) * 1000
+
+
+def arena_world(count: int) -> World:
+    """The arena at 200 px/s, stepped three times, then moved and collided
+    once more: the sweeps are next."""
+    scene = make_scene(count, 200.0)
+    world = World()
+    for x, y, w, h in wall_boxes(scene.side):
+        world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
+    for corner, velocity in zip(scene.corners, scene.velocities):
+        world.create_entity(Transform(corner), Collider((BOX, BOX)), Physics(velocity, elasticity=1.0))
+    for _ in range(3):
+        world.step(DT)
+    world.movement.process(DT)
+    world.collision.process(DT)
+    return world
+
+
+def time_passes(count: int, repeats: int) -> dict[str, float]:
+    """ms for each of PASSES on the arena with ``count`` boxes, each the
+    best of ``repeats``."""
+    world = arena_world(count)
+    collision = world.collision
+    times = {"validate": best_ms(world._check_vectors, repeats),
+             "read": best_ms(lambda: read_arrays(collision.columns), repeats)}
+    boxes, entities = collision.filed_boxes(), collision.columns.entities
+    static = np.array([c.type is ColliderType.STATIC for c in collision.columns.colliders])
+    times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, static, static, entities, collision.grid.cell_size,
+                                                       collision.steps, 1 << 16), repeats)
+    _, table, ints = sweeptable._gather(collision)
+    step = np.array([DT, 0.0, 32.0, collision.grid.cell_size])
+    pairs, ties = collision.pair_rows(), np.array(TIES)
+
+    sizes = [2 * len(pairs) + 64, 1 << (4 * len(table) + 64).bit_length()]  # as sweeptable starts
+
+    def sweep() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        body, flags = table.copy(), ints.copy()
+        status, _, _ = sweepkernel.run_sweeps(body, flags, pairs, ties, step, *sizes)
+        return status, body, flags
+    while (status := sweep()[0])[sweepkernel.OVERFLOW]:  # buffers that suffice, found before timing
+        sizes[int(status[sweepkernel.OVERFLOW] == sweepkernel.FULL_TABLE)] *= 2
+    times["sweep kernel"] = best_ms(sweep, repeats)
+    _, body, flags = sweep()
+    moved = np.flatnonzero(flags[:, sweepkernel.VERSION])
+    transforms = [collision.columns.transforms[row] for row in moved.tolist()]
+    physics = [collision.columns.physics[row] for row in moved.tolist()]
+    ends = body[moved, sweepkernel.ORIGIN_X:sweepkernel.ORIGIN_Y + 1] + body[
+        moved, sweepkernel.MOTION_X:sweepkernel.MOTION_Y + 1] * (1.0 - body[moved, sweepkernel.START])[:, None]
+    positions = ends.tolist()
+    velocities = body[moved, sweepkernel.VEL_X:sweepkernel.VEL_Y + 1].tolist()
+
+    def write_back() -> None:  # only what the sweeps changed: positions and velocities
+        for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):
+            transform.position.update(x, y)
+            if motion is not None:
+                motion.velocity.update(vx, vy)
+    times["write back"] = best_ms(write_back, repeats)
+    times["move"] = best_ms(lambda: world.movement.process(DT), repeats)  # last: it moves the bodies on
+    world.close()
+    return times
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print one row per N: whole steps, each pass, and their sums."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--counts", type=int, nargs="+", default=[1000, 10000, 16000])
+    parser.add_argument("--repeats", type=int, default=10, help="calls per pass; the fastest is shown")
+    parser.add_argument("--steps", type=int, default=20, help="timed steps per whole-step round")
+    args = parser.parse_args(argv)
+    python = PASSES[:4]
+    print("floor: arena, 8x8 boxes, ±200 px/s, e=1, dt=1/60; ms (best of repeats); whole steps best of 2 rounds")
+    print("| N | ours ms/step | pymunk ms/step | " + " | ".join(PASSES)
+          + " | Python passes | all passes | all passes / pymunk |")
+    print("|---" * (len(PASSES) + 6) + "|")
+    for count in args.counts:
+        scene = make_scene(count, 200.0)
+        ours = min(run_ours(scene, args.steps).ms for _ in range(2))
+        theirs = min(run_pymunk(scene, args.steps).ms for _ in range(2))
+        times = time_passes(count, args.repeats)
+        floor = sum(times[name] for name in python)
+        every = sum(times.values())
+        print(f"| {count} | {ours:.2f} | {theirs:.2f} | " + " | ".join(f"{times[name]:.2f}" for name in PASSES)
+              + f" | {floor:.2f} | {every:.2f} | {every / theirs:.1f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
