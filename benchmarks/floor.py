@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from benchmarks.arena import DT, make_scene, run_pymunk, run_ours, wall_boxes, BOX
+from benchmarks.arena import BOX, DT, make_scene, run_ours, run_pymunk, wall_boxes
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 from systems import sweepkernel, sweeptable
