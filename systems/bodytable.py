@@ -17,6 +17,7 @@ so the arrays agree with the bodies bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
 from operator import attrgetter
@@ -26,7 +27,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "read_arrays"]
+__all__ = ["Arrays", "Columns", "entity_pairs", "read_arrays"]
 
 _POSITION, _START = attrgetter("position"), attrgetter("previous_position")
 _OFFSET, _SIZE, _VELOCITY = attrgetter("offset"), attrgetter("size"), attrgetter("velocity")
@@ -73,6 +74,13 @@ class Arrays:
     static: np.ndarray
     physics: np.ndarray
     moved: np.ndarray
+
+
+def entity_pairs(entities: np.ndarray, rows: np.ndarray) -> Iterator[tuple[int, int]]:
+    """Pairs of rows (an (m, 2) array) as pairs of ``entities`` (a column
+    at a time: a list per row would be an object for the collector)."""
+    ids = entities[rows.reshape(-1, 2)]
+    return zip(ids[:, 0].tolist(), ids[:, 1].tolist())
 
 
 def _vectors(vectors: list[Vector2]) -> np.ndarray:

@@ -15,7 +15,7 @@ from pygame import Vector2
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.layers import interacts
 from systems import jit
-from systems.bodytable import Columns
+from systems.bodytable import Columns, entity_pairs
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box, union_box
 from systems.pairkernel import DONE, FULL, grid_pairs
@@ -181,8 +181,7 @@ class CollisionSystem(esper.Processor):
         found: Iterable[tuple[int, int]]
         if rows is not None:  # the list of pairs is made only if asked for
             self._pairs, self._pair_rows = None, rows
-            ids = self.columns.entities[rows]
-            found = zip(ids[:, 0].tolist(), ids[:, 1].tolist())
+            found = entity_pairs(self.columns.entities, rows)
         else:
             pairs = self.grid.pairs(statics, self.steps)
             if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
@@ -198,8 +197,8 @@ class CollisionSystem(esper.Processor):
         """This step's candidate pairs of entities (a < b); after the
         compiled broad phase, made from its rows when first read."""
         if self._pairs is None:
-            ids = self.columns.entities[self._pair_rows]
-            self._pairs = list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
+            assert self._pair_rows is not None  # one of the two is always set
+            self._pairs = list(entity_pairs(self.columns.entities, self._pair_rows))
         return self._pairs
 
     def pair_rows(self) -> np.ndarray:

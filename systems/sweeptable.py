@@ -20,7 +20,7 @@ from pygame import Vector2
 
 from components import Shape
 from systems import sweepkernel as k
-from systems.bodytable import Arrays, read_arrays
+from systems.bodytable import Arrays, entity_pairs, read_arrays
 from systems.collision import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.contact import Contact
 from systems.geometry import TIES, TOUCH_EPSILON
@@ -73,7 +73,7 @@ class Swept:
 
     def met(self) -> list[tuple[int, int]]:
         """The pairs first met on changed paths, as entities (a < b)."""
-        return _entity_pairs(self.entities, self.met_rows)
+        return list(entity_pairs(self.entities, self.met_rows))
 
 
 def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max_subdivisions: int,
@@ -178,7 +178,7 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
     near = _overlap_more_than(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
     movers = ~(static[pairs[:, 0]] | static[pairs[:, 1]])
     inside = _overlap_more_than(before, pairs, RESOLVE_SLOP) & movers
-    return _entity_pairs(entities, candidates[near]), _entity_pairs(entities, pairs[inside])
+    return list(entity_pairs(entities, candidates[near])), list(entity_pairs(entities, pairs[inside]))
 
 
 def _overlap_more_than(boxes: np.ndarray, pairs: np.ndarray, margin: float) -> np.ndarray:
@@ -190,12 +190,6 @@ def _overlap_more_than(boxes: np.ndarray, pairs: np.ndarray, margin: float) -> n
         high = np.minimum(a[:, axis] + a[:, axis + 2], b[:, axis] + b[:, axis + 2])
         both &= high - np.maximum(a[:, axis], b[:, axis]) > margin
     return both
-
-
-def _entity_pairs(entities: np.ndarray, rows: np.ndarray) -> list[tuple[int, int]]:
-    """Rows of the tables as (entity, entity) pairs."""
-    ids = entities[rows.reshape(-1, 2)]
-    return list(zip(ids[:, 0].tolist(), ids[:, 1].tolist()))
 
 
 def _record(bodies: list[Body], contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
