@@ -10,9 +10,12 @@ struct "designed for scatter-gather" for the same reason).
 
 ``Columns`` holds the components in entity order; CollisionSystem makes
 it whenever its bodies are rebuilt (an entity or a component added or
-removed), so it always lists the colliders of the step. ``read_arrays``
-reads them, with the float operations ``systems.collision.refresh`` uses,
-so the arrays agree with the bodies bit for bit.
+removed), so it always lists the colliders of the step. Collision reads
+where its movers are (``read_geometry``: the grid's swept bounds come from
+it, and the boxes of the bodies it makes); ``read_arrays`` reads every body
+for the sweeps, taking the rows Collision read from its ``Geometry``. The
+float operations are those of ``systems.collision.refresh``, so the arrays
+agree with the bodies bit for bit.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "entity_pairs", "read_arrays"]
+__all__ = ["Arrays", "Columns", "Geometry", "entity_pairs", "read_arrays", "read_geometry"]
 
 _POSITION, _START = attrgetter("position"), attrgetter("previous_position")
 _OFFSET, _SIZE, _VELOCITY = attrgetter("offset"), attrgetter("size"), attrgetter("velocity")
@@ -52,6 +55,36 @@ class Columns:
         return cls(np.array([row[0] for row in rows], np.int64), [row[1] for row in rows],
                    [row[2] for row in rows], [row[3] for row in rows],
                    np.array([i for i, row in enumerate(rows) if row[3] is not None], np.int64))
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    """Where some bodies are this step, a row each: the position at the
+    start of the step and now, the collider's offset and size (px, each
+    (n, 2))."""
+
+    start: np.ndarray
+    now: np.ndarray
+    offset: np.ndarray
+    size: np.ndarray
+
+    def swept(self) -> np.ndarray:
+        """Each body's swept bounds, the union of its boxes at the start of
+        the step and now (px; (n, 4))."""
+        corner = self.now + self.offset
+        shift = self.start - self.now
+        return np.column_stack((np.where(shift < 0, corner + shift, corner), self.size + np.abs(shift)))
+
+    def moved(self) -> np.ndarray:
+        """Whether each body's position changed this step ((n,) bool)."""
+        moved: np.ndarray = (self.start != self.now).any(axis=1)
+        return moved
+
+
+def read_geometry(transforms: list[Transform], colliders: list[Collider]) -> Geometry:
+    """The ``Geometry`` of the bodies with these components (in that order)."""
+    return Geometry(_vectors(list(map(_START, transforms))), _vectors(list(map(_POSITION, transforms))),
+                    _vectors(list(map(_OFFSET, colliders))), _vectors(list(map(_SIZE, colliders))))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +121,13 @@ def _vectors(vectors: list[Vector2]) -> np.ndarray:
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
 
-def read_arrays(columns: Columns) -> Arrays:
-    """Read every body's components (``Arrays``); TRIGGERs count as bodies
-    without Physics would (no inverse mass)."""
+def read_arrays(columns: Columns, known: tuple[np.ndarray, Geometry] | None = None) -> Arrays:
+    """Read every body's components (``Arrays``), taking the geometry of
+    the rows in ``known`` from its Geometry (read this step: its row i is
+    body ``rows[i]``); TRIGGERs count as bodies without Physics would (no
+    inverse mass)."""
     n = len(columns.transforms)
-    start = _vectors(list(map(_START, columns.transforms)))
-    now = _vectors(list(map(_POSITION, columns.transforms)))
+    geometry = _merge(columns, *(known or (np.zeros(0, np.int64), read_geometry([], []))))
     moving = columns.moving
     movers = [body for body in columns.physics if body is not None]  # in the order of ``moving``
     velocity, elasticity, friction = np.zeros((n, 2)), np.zeros(n), np.zeros(n)
@@ -109,6 +143,22 @@ def read_arrays(columns: Columns) -> Arrays:
         mass = np.array([body.mass for body in movers])
         solid = np.array([kind is _SOLID for kind in types], bool)[moving]
         inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)
-    return Arrays(start, now, _vectors(list(map(_OFFSET, columns.colliders))),
-                  _vectors(list(map(_SIZE, columns.colliders))), velocity, inverse_mass, elasticity, friction,
-                  static, physics, (start != now).any(axis=1))
+    return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, inverse_mass,
+                  elasticity, friction, static, physics, geometry.moved())
+
+
+def _merge(columns: Columns, rows: np.ndarray, known: Geometry) -> Geometry:
+    """Every body's geometry: ``known`` for ``rows``, read for the others."""
+    n = len(columns.transforms)
+    if len(rows) == n:
+        return known
+    unknown = np.ones(n, bool)
+    unknown[rows] = False
+    rest = np.flatnonzero(unknown).tolist()
+    read = read_geometry([columns.transforms[row] for row in rest], [columns.colliders[row] for row in rest])
+    fields = []
+    for name in ("start", "now", "offset", "size"):
+        merged = np.empty((n, 2))
+        merged[rows], merged[rest] = getattr(known, name), getattr(read, name)
+        fields.append(merged)
+    return Geometry(*fields)

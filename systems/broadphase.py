@@ -143,6 +143,17 @@ class SpatialGrid:
         self._pending[entity] = None
         self._snapshot = None
 
+    def insert_many(self, entities: list[int], boxes: np.ndarray, fixed: list[int]) -> None:
+        """``insert`` each of ``entities`` in turn under its row of ``boxes``
+        (an (n, 4) array, px); ``fixed``: those of them that are level
+        geometry (usually none)."""
+        columns = (boxes[:, column].tolist() for column in range(4))  # a column at a time, as tuples
+        self.boxes.update(zip(entities, zip(*columns)))
+        self.fixed.difference_update(entities)
+        self.fixed.update(fixed)
+        self._pending.update(dict.fromkeys(entities))
+        self._snapshot = None
+
     def snapshot(self, entities: np.ndarray, boxes: np.ndarray) -> None:
         """Hand the grid every box it holds as arrays: ``entities`` (n,)
         ascending, and their ``boxes`` (n, 4, px), equal to ``self.boxes``.

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import esper
 import numpy as np
@@ -15,15 +15,19 @@ from pygame import Vector2
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.layers import interacts
 from systems import jit
-from systems.bodytable import Columns, entity_pairs
+from systems.bodytable import Columns, Geometry, entity_pairs, read_geometry
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box, union_box
 from systems.pairkernel import DONE, FULL, grid_pairs
 
 if TYPE_CHECKING:
+    from _collections_abc import dict_items, dict_keys, dict_values
+
     from ecs.world import World
 
-__all__ = ["Body", "CollisionSystem"]
+__all__ = ["Bodies", "Body", "CollisionSystem"]
+
+_T = TypeVar("_T")
 
 
 @dataclass(slots=True, eq=False)
@@ -37,8 +41,10 @@ class Body:
     Movement (or a user system) changed the position this step.
     ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
     Physics (they have no velocity for a collision to change); ``kinds``
-    its bits from ``refresh`` (TRIGGER, LAYERED, ...). ``neighbours``
-    are the entities the broad phase paired it with. A body carried by its
+    its bits from ``read`` (TRIGGER, LAYERED, ...). ``neighbours``
+    are the entities the broad phase paired it with. A Body is made when
+    Response or a handler first looks it up in a step (see ``Bodies``), from
+    its components as they are then. A body carried by its
     platform this step has the platform's displacement in ``carry`` (px) and
     the platform's velocity along the contact normal in ``frame`` (px/s): its
     own velocity is relative to that (see ``systems.riders``).
@@ -75,6 +81,84 @@ class Body:
         self.box = (position[0] + offset[0], position[1] + offset[1], self.box[2], self.box[3])
 
 
+class Bodies(dict[int, Body]):
+    """entity -> ``Body`` for this step's colliders, each Body made when it
+    is first looked up (``bodies[entity]``, ``get``).
+
+    A step whose pairs and sweeps run as compiled kernels needs Bodies only
+    for the few bodies push-out, contacts and handlers look at; reading a
+    Body costs about a microsecond, so they are not made for the others.
+    ``in`` and ``len`` count every collider; iterating makes every Body, in
+    entity order.
+    """
+
+    def __init__(self, make: Callable[[int], Body] | None = None, rows: dict[int, int] | None = None) -> None:
+        super().__init__()
+        self._make = make
+        self._rows: dict[int, int] = {} if rows is None else rows  # entity -> row of Collision's columns
+
+    def __missing__(self, entity: int) -> Body:
+        if self._make is None or entity not in self._rows:
+            raise KeyError(entity)
+        body = self[entity] = self._make(entity)
+        return body
+
+    @overload
+    def get(self, entity: int, default: None = None, /) -> Body | None: ...
+    @overload
+    def get(self, entity: int, default: Body, /) -> Body: ...
+    @overload
+    def get(self, entity: int, default: _T, /) -> Body | _T: ...
+
+    def get(self, entity: int, default: object = None, /) -> object:
+        """The Body of ``entity``, or ``default`` if it has no collider."""
+        return self[entity] if entity in self._rows else default
+
+    def made(self, entity: int) -> Body | None:
+        """The Body of ``entity`` if it has been made this step, else None."""
+        return super().get(entity)
+
+    def __contains__(self, entity: object) -> bool:
+        return entity in self._rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[int]:
+        self._fill()
+        return super().__iter__()
+
+    def keys(self) -> dict_keys[int, Body]:
+        self._fill()
+        return super().keys()
+
+    def values(self) -> dict_values[int, Body]:
+        self._fill()
+        return super().values()
+
+    def items(self) -> dict_items[int, Body]:
+        self._fill()
+        return super().items()
+
+    def _fill(self) -> None:
+        """Make every Body not made yet, and keep them in entity order."""
+        if super().__len__() < len(self._rows):
+            made = [self[entity] for entity in self._rows]
+            self.clear()
+            self.update(zip(self._rows, made))
+
+
+@dataclass(frozen=True, slots=True)
+class _MoverColumns:
+    """The components of the bodies Collision reads every step (all but
+    level geometry), in entity order."""
+
+    entities: list[int]
+    transforms: list[Transform]
+    colliders: list[Collider]
+    physics: list[Physics | None]
+
+
 class CollisionSystem(esper.Processor):
     """Find every pair of colliders that may overlap this step.
 
@@ -93,20 +177,24 @@ class CollisionSystem(esper.Processor):
     offset, size, type, shape, layers or faces, assigned or changed in
     place); the others are compared, not re-read. (A collider that becomes
     one by a type changed in place is read every step, as before, until
-    entities or components are next added or removed.)
+    entities or components are next added or removed.) The others are
+    read together, a field of all of them at a time (``read_geometry``), and
+    filed in the grid at once.
 
     The pairs come from a compiled kernel over the filed boxes
     (``systems.pairkernel``: the set the grid would find) unless a collider
     is a TRIGGER or uses layers, level geometry outnumbers the other
     colliders, or numba is off; then from the grid.
 
-    Results are read by the ResponseSystem: ``bodies`` (entity -> Body, in
-    entity order), their components as lists (``columns``, to be read at
-    once: ``systems.bodytable``), ``pairs`` (a < b; as rows of ``columns``:
+    Results are read by the ResponseSystem: ``bodies`` (entity -> Body,
+    each made when first looked up: ``Bodies``), their components as lists
+    (``columns``, to be read at once: ``systems.bodytable``), ``pairs``
+    (a < b; as rows of ``columns``:
     ``pair_rows()``), ``grid`` (whose ``boxes`` hold each body's swept
     bounds; as an array: ``filed_boxes()``), the ``refresh`` bits of every
     body together (``kinds``), and whether any collider uses layers
-    (``layered``) or one-way faces (``one_way``). A system that moves bodies after
+    (``layered``) or one-way faces (``one_way``); the movers' positions and
+    sizes as read (``geometry_read``). A system that moves bodies after
     Collision makes the World run Collision again before Response, so these
     always describe the world Response resolves. During Response, a body
     whose path changes is filed where it now goes (``widen``); last in a
@@ -116,7 +204,9 @@ class CollisionSystem(esper.Processor):
     def __init__(self, world: World, cell_size: float | None = None) -> None:
         self.world = world
         self.cell_size = cell_size
-        self.bodies: dict[int, Body] = {}
+        self.bodies = Bodies()
+        self._pool: dict[int, Body] = {}  # every collider's Body, kept from step to step
+        self._rows: dict[int, int] = {}  # entity -> row of ``columns``
         self.columns = Columns.of([])
         self._pairs: list[tuple[int, int]] | None = []
         self._pair_rows: np.ndarray | None = None
@@ -128,6 +218,15 @@ class CollisionSystem(esper.Processor):
         self.kinds = 0
         self._sources: tuple[object, object] | None = None
         self._movers: list[Body] = []
+        self._mover_set: set[int] = set()
+        self._mover_columns = _MoverColumns([], [], [], [])
+        self._mover_rows = self._resting_rows = np.zeros(0, np.int64)  # rows of ``columns``
+        self._static_movers: list[int] = []  # movers that are STATIC (moving platforms)
+        self._moved: list[int] = []  # per row: 1 if the body moved this step, 0 if not, -1 if not read at once
+        self._read = (self._mover_rows, read_geometry([], []))  # the movers' rows and Geometry this step
+        self._swept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # their swept bounds, until refiled
+        self._pair_source: np.ndarray | None = None  # the compiled broad phase's pairs, for the partners
+        self._partners: tuple[np.ndarray, list[int]] | None = None  # made from them when first asked for
         self._kinematic: list[Body] = []  # bodies without Physics among the movers
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
@@ -143,25 +242,84 @@ class CollisionSystem(esper.Processor):
             self._find_pairs(kinds)
 
     def _read_bodies(self) -> int:
-        """Read the colliders' components into ``bodies`` and file them in
-        the grid; returns their ``refresh`` bits together."""
+        """Read the movers' components at once and file them in the grid
+        (level geometry only where it changed), and make ``bodies`` anew;
+        returns every body's ``refresh`` bits together."""
         self._filed = None
+        self._pair_source, self._partners = None, None
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
-            kinds = 0
-            for body in self._movers:
-                kinds |= refresh(body, self.grid)
+            kinds, swept, level = self._read_movers()
+            self.grid.insert_many(self._mover_columns.entities, swept, level)
             changed = self._resting.changed(self.grid)
             kinds |= self._resting.kinds
             self._reread.update((body.entity, body) for body in changed)
-            if any(not _resting(body) for body in changed):
+            if any(not _level(body) for body in changed):
                 self._classify()  # a type changed in place: no longer level geometry
         else:
             self._sources = sources
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+        self.bodies = Bodies(self._make, self._rows)
         return kinds
+
+    def _read_movers(self) -> tuple[int, np.ndarray, list[int]]:
+        """Read where every mover is, at once (``read_geometry``), and what
+        kinds of collider they are; returns their ``refresh`` bits together,
+        their swept bounds (px, a row per mover) and those of them to file
+        as level geometry (a STATIC without Physics until the next
+        ``_classify``)."""
+        columns = self._mover_columns
+        geometry = read_geometry(columns.transforms, columns.colliders)
+        swept = geometry.swept()
+        types = [collider.type for collider in columns.colliders]
+        kinds = _kinds_of(types, columns.colliders, columns.physics)
+        level: list[int] = []
+        self._static_movers = []
+        if _STATIC in types:  # moving platforms, or a type changed in place
+            self._static_movers = [e for e, kind in zip(columns.entities, types) if kind is _STATIC]
+            level = [e for e, kind, physics in zip(columns.entities, types, columns.physics)
+                     if kind is _STATIC and physics is None]
+        moved = np.full(len(self.columns.transforms), -1, np.int8)  # -1: not read here (level geometry)
+        moved[self._mover_rows] = geometry.moved()
+        self._moved = moved.tolist()
+        self._read = (self._mover_rows, geometry)
+        self._swept = (self._mover_rows, swept, self._resting_rows)
+        return kinds, swept, level
+
+    def geometry_read(self) -> tuple[np.ndarray, Geometry]:
+        """The ``Geometry`` read this step of the bodies that move (all but
+        level geometry), and their rows of ``columns``."""
+        return self._read
+
+    def _make(self, entity: int) -> Body:
+        """The ``Body`` of ``entity`` for this step (see ``Bodies``): its
+        components read now, and its partners from the broad phase's."""
+        row = self._rows[entity]
+        body = self._pool[entity]
+        moved = self._moved[row]
+        read(body, None if moved < 0 else moved == 1)
+        body.neighbours = self._partners_of(row)
+        return body
+
+    def _partners_of(self, row: int) -> list[int]:
+        """The entities the compiled broad phase paired the body of ``row``
+        with, ascending (the order in which appending each pair's entities
+        to both bodies' partners would list them); none before pairs are
+        found, or when the grid found them (its loop appends them)."""
+        pairs = self._pair_source
+        if pairs is None:
+            return []
+        if self._partners is None:  # the pairs by either row (stable: each row's partners stay in pair order)
+            firsts = np.concatenate((pairs[:, 1], pairs[:, 0]))
+            order = np.argsort(firsts, kind="stable")
+            others = np.concatenate((pairs[:, 0], pairs[:, 1]))[order]
+            bounds = np.searchsorted(firsts[order], np.arange(len(self.columns.transforms) + 1))
+            self._partners = self.columns.entities[others], bounds.tolist()
+        entities, starts = self._partners
+        found: list[int] = entities[starts[row]:starts[row + 1]].tolist()
+        return found
 
     def _find_pairs(self, kinds: int) -> None:
         """The broad phase: ``pairs`` and each body's ``neighbours``."""
@@ -172,23 +330,20 @@ class CollisionSystem(esper.Processor):
         self.one_way = bool(kinds & ONE_WAY)
         statics = self._resting.entities
         if kinds & MOVING_STATIC:  # moving platforms: STATIC with Physics
-            statics = statics.union(body.entity for body in self._movers if body.static)
+            statics = statics.union(self._static_movers)
         # The kernel files every box anew each step; the grid keeps level
         # geometry filed and walks only the movers' cells: when level
         # geometry is most of the world, the grid is faster.
         compiled = jit.ENABLED and not kinds & (TRIGGER | LAYERED) and len(self._movers) >= len(self._resting.bodies)
         rows = self._compiled_pairs(statics) if compiled else None
-        found: Iterable[tuple[int, int]]
-        if rows is not None:  # the list of pairs is made only if asked for
-            self._pairs, self._pair_rows = None, rows
-            found = entity_pairs(self.columns.entities, rows)
-        else:
-            pairs = self.grid.pairs(statics, self.steps)
-            if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
-                pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
-            self._pairs, self._pair_rows = pairs, None
-            found = pairs
-        for a, b in found:
+        if rows is not None:  # the list of pairs, and the bodies' partners, are made only if asked for
+            self._pairs, self._pair_rows, self._pair_source = None, rows, rows
+            return
+        pairs = self.grid.pairs(statics, self.steps)
+        if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
+            pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
+        self._pairs, self._pair_rows = pairs, None
+        for a, b in pairs:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
 
@@ -214,8 +369,13 @@ class CollisionSystem(esper.Processor):
         entity order (the rows of ``columns``)."""
         if self._filed is None:
             filed, n = self.grid.boxes, len(self.columns.transforms)
-            self._filed = np.fromiter(chain.from_iterable(map(filed.__getitem__, self.columns.entities.tolist())),
-                                      float, 4 * n).reshape(n, 4)
+            if self._swept is None:  # a box was filed anew since the movers were read
+                self._filed = _rows_of(filed, self.columns.entities.tolist())
+            else:  # the movers' swept bounds as read, level geometry as filed
+                rows, swept, rest = self._swept
+                self._filed = np.empty((n, 4))
+                self._filed[rows] = swept
+                self._filed[rest] = _rows_of(filed, self.columns.entities[rest].tolist())
             self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 
@@ -242,7 +402,9 @@ class CollisionSystem(esper.Processor):
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
             self._sources = sources
+            self._pair_source, self._partners = None, None
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+            self.bodies = Bodies(self._make, self._rows)
             self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
     def meet(self, a: Body, b: Body) -> bool:
@@ -301,46 +463,54 @@ class CollisionSystem(esper.Processor):
     def file_wider(self, body: Body, box: Box) -> None:
         """File ``body`` in the grid under ``box`` (px), a box holding the
         one it was filed under (see ``widen``)."""
-        self.grid.insert(body.entity, box, _resting(body))
-        self._filed = None
+        self.grid.insert(body.entity, box, _level(body))
+        self._filed = self._swept = None
 
     def file_rows_wider(self, rows: list[int], filed: np.ndarray) -> None:
         """``file_wider`` the bodies of ``rows`` (of ``columns``) under
         their rows of ``filed``, which holds every body's box as filed once
         they are (an (n, 4) array, px, in the order of ``columns``): it is
         kept as ``filed_boxes()``."""
-        bodies = self.bodies
         for row, entity in zip(rows, self.columns.entities[rows].tolist()):
             x, y, w, h = filed[row].tolist()
-            self.file_wider(bodies[entity], (x, y, w, h))
+            self.file_wider(self._pool[entity], (x, y, w, h))
         self._filed = filed
         self.grid.snapshot(self.columns.entities, filed)
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:
         """Bodies for this step's colliders, reusing last step's where the
-        entity kept the same components, and the grid to match; returns the
-        bodies' ``refresh`` bits together."""
+        entity kept the same components, and the grid to match, filed in
+        entity order; returns the bodies' ``refresh`` bits together."""
         self._filed = None
         size = self.cell_size or choose_cell_size(
             max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
         )
         if self.grid.cell_size != size:
             self.grid = SpatialGrid(size)
-        previous, bodies, kinds = self.bodies, {}, 0
+        previous, pool = self._pool, {}
         for entity, (transform, collider) in rows:
             physics = physics_of.get(entity)
             body = previous.get(entity)
             if (body is None or body.transform is not transform
                     or body.collider is not collider or body.physics is not physics):
                 body = Body(entity, transform, collider, physics)
-            kinds |= refresh(body, self.grid)
-            bodies[entity] = body
-        for gone in sorted(previous.keys() - bodies.keys()):
+            pool[entity] = body
+        for gone in sorted(previous.keys() - pool.keys()):
             self.grid.remove(gone)
-        self.bodies = bodies
-        self.columns = Columns.of([(b.entity, b.transform, b.collider, b.physics) for b in bodies.values()])
+        self._pool = pool
+        self._rows = {entity: row for row, entity in enumerate(pool)}
+        self.columns = Columns.of([(b.entity, b.transform, b.collider, b.physics) for b in pool.values()])
         self._classify()
+        kinds, swept, level = self._read_movers()
+        movers = iter(zip(self._mover_columns.entities, swept.tolist()))
+        for body in pool.values():  # one by one, in entity order: the order the grid's cells list them
+            if _level(body) and body.entity not in self._mover_set:
+                kinds |= refresh(body, self.grid)
+                continue
+            entity, (x, y, w, h) = next(movers)
+            self.grid.insert(entity, (x, y, w, h), entity in level)
+        self._resting = _Resting(self._resting.bodies)
         self._reread.update((body.entity, body) for body in self._resting.bodies)
         return kinds
 
@@ -356,10 +526,20 @@ class CollisionSystem(esper.Processor):
 
     def _classify(self) -> None:
         """Split the bodies into level geometry (STATIC, no Physics: compared
-        each step, read only when changed) and the rest (read each step)."""
-        self._movers = [body for body in self.bodies.values() if not _resting(body)]
+        each step, read only when changed) and the rest (read each step, at
+        once: their rows of ``columns``)."""
+        bodies = list(self._pool.values())
+        level = [_level(body) for body in bodies]
+        self._movers = [body for body, fixed in zip(bodies, level) if not fixed]
+        self._mover_set = {body.entity for body in self._movers}
         self._kinematic = [body for body in self._movers if body.physics is None]
-        self._resting = _Resting([body for body in self.bodies.values() if _resting(body)])
+        self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed])
+        self._mover_rows = np.flatnonzero(~np.array(level, bool))
+        self._resting_rows = np.flatnonzero(np.array(level, bool))
+        self._mover_columns = _MoverColumns([body.entity for body in self._movers],
+                                            [body.transform for body in self._movers],
+                                            [body.collider for body in self._movers],
+                                            [body.physics for body in self._movers])
 
 
 #: Bits ``refresh`` returns: the body is a TRIGGER, is on or meets layers
@@ -374,38 +554,64 @@ TRIGGER, LAYERED, ONE_WAY, MOVING_STATIC, SHAPED, INELASTIC = 1, 2, 4, 8, 16, 32
 _STATIC, _TRIGGER, _ALL_SIDES, _BOX = ColliderType.STATIC, ColliderType.TRIGGER, Side.ALL, Shape.BOX
 
 
-def refresh(body: Body, grid: SpatialGrid) -> int:
-    """Read a body's components for this step and file it in ``grid`` under
-    its swept bounds; returns its ``TRIGGER`` … ``INELASTIC`` bits (also
-    kept in ``body.kinds``). Type,
-    shape, mass, layers and faces are read anew each step: they may be
-    changed in place between steps."""
-    if body.neighbours:
-        body.neighbours.clear()
+def read(body: Body, moved: bool | None = None) -> int:
+    """Read a body's components for this step (``moved``: whether its
+    position changed this step, when already known); returns its ``TRIGGER``
+    … ``INELASTIC`` bits (also kept in ``body.kinds``). Type, shape, mass,
+    layers and faces are read anew each step: they may be changed in place
+    between steps."""
     body._before = None
     collider, transform, physics = body.collider, body.transform, body.physics
     kind = collider.type
     body.static = static = kind is _STATIC
-    level = static and physics is None  # level geometry: filed apart (see SpatialGrid)
     body.trigger = trigger = kind is _TRIGGER
     body.shape = shape = collider.shape
     body.inverse_mass = 0.0 if static or trigger or physics is None else 1.0 / physics.mass
-    start, now, offset, size = transform.previous_position, transform.position, collider.offset, collider.size
     # Vector2 read by index: its ``x`` goes through pygame's attribute
-    # lookup (swizzles), about twice the cost, and this runs for every body.
-    w, h = size[0], size[1]
-    x, y = now[0] + offset[0], now[1] + offset[1]
-    body.box = (x, y, w, h)
-    # Swept bounds: the union of the box at the start and at the end.
-    dx, dy = start[0] - now[0], start[1] - now[1]
-    body.moved = dx != 0.0 or dy != 0.0  # exact: finite a - b is 0 only when a == b
-    grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)), level)
+    # lookup (swizzles), about twice the cost.
+    now, offset, size = transform.position, collider.offset, collider.size
+    body.box = (now[0] + offset[0], now[1] + offset[1], size[0], size[1])
+    if moved is None:
+        start = transform.previous_position
+        moved = start[0] != now[0] or start[1] != now[1]
+    body.moved = moved
     body.kinds = kinds = ((TRIGGER if trigger else 0)
                           | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)
                           | (ONE_WAY if collider.sides is not _ALL_SIDES else 0)
-                          | (MOVING_STATIC if static and not level else 0)
+                          | (MOVING_STATIC if static and physics is not None else 0)
                           | (SHAPED if shape is not _BOX else 0)
                           | (INELASTIC if physics is not None and physics.elasticity <= 0.0 else 0))
+    return kinds
+
+
+def refresh(body: Body, grid: SpatialGrid) -> int:
+    """``read`` a body and file it in ``grid`` under its swept bounds (the
+    union of its boxes at the start of the step and now); returns its bits."""
+    kinds = read(body)
+    x, y, w, h = body.box
+    start, now = body.transform.previous_position, body.transform.position
+    dx, dy = start[0] - now[0], start[1] - now[1]
+    grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)),
+                _level(body))
+    return kinds
+
+
+def _kinds_of(types: list[ColliderType], colliders: list[Collider], physics: list[Physics | None]) -> int:
+    """The ``refresh`` bits of these bodies together, a field of all of them
+    at a time (``types``: their colliders' types)."""
+    n = len(types)
+    kinds = TRIGGER if _TRIGGER in types else 0
+    # list.count compares in C: the usual case, every body alike, is a few list passes.
+    if [c.mask for c in colliders].count(ALL) != n or [c.category for c in colliders].count(1) != n:
+        kinds |= LAYERED
+    if [c.sides for c in colliders].count(_ALL_SIDES) != n:
+        kinds |= ONE_WAY
+    if [c.shape for c in colliders].count(_BOX) != n:
+        kinds |= SHAPED
+    if _STATIC in types and any(kind is _STATIC and p is not None for kind, p in zip(types, physics)):
+        kinds |= MOVING_STATIC
+    if any(p.elasticity <= 0.0 for p in physics if p is not None):
+        kinds |= INELASTIC
     return kinds
 
 
@@ -416,9 +622,14 @@ def _within(box: Box, outer: Box) -> bool:
     return ox <= x and oy <= y and x + w <= ox + ow and y + h <= oy + oh
 
 
-def _resting(body: Body) -> bool:
+def _level(body: Body) -> bool:
     """Whether a body is level geometry: STATIC, without Physics."""
-    return body.static and body.physics is None
+    return body.collider.type is _STATIC and body.physics is None
+
+
+def _rows_of(boxes: dict[int, Box], entities: list[int]) -> np.ndarray:
+    """The ``boxes`` of ``entities`` as an (n, 4) array."""
+    return np.fromiter(chain.from_iterable(map(boxes.__getitem__, entities)), float, 4 * len(entities)).reshape(-1, 4)
 
 
 def _filed_by(body: Body) -> tuple[object, ...]:
@@ -450,8 +661,6 @@ class _Resting:
         # The fields of ``_filed_by`` in its order, compared one by one
         # (building its tuple for every body would cost twice as much).
         for index, (body, seen) in enumerate(zip(self.bodies, self.seen)):
-            if body.neighbours:  # last step's partners (``refresh`` clears them for the others)
-                body.neighbours.clear()
             transform, collider = body.transform, body.collider
             now, start = transform.position, transform.previous_position
             # By index: cheaper than pygame's ``x`` lookup, for every tile of a level.

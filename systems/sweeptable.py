@@ -27,7 +27,7 @@ from systems.geometry import TIES, TOUCH_EPSILON
 from systems.resolution import RESOLVE_SLOP, Resolution
 
 if TYPE_CHECKING:
-    from systems.collision import Body, CollisionSystem
+    from systems.collision import CollisionSystem
 
 __all__ = ["Swept", "covers", "sweep_compiled"]
 
@@ -80,12 +80,11 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
                    sizes: tuple[int, int]) -> Swept:
     """Run the sweep stage through the kernel (``sizes``: the buffer sizes
     to start from, as last returned)."""
-    bodies = list(collision.bodies.values())
     step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
     arrays, table, ints = _gather(collision)
     pairs = collision.pair_rows()
     capacity = max(sizes[0], 2 * len(pairs) + 64)
-    slots = max(sizes[1], 1 << (4 * len(bodies) + 64).bit_length())  # a power of two
+    slots = max(sizes[1], 1 << (4 * len(table) + 64).bit_length())  # a power of two
     while True:
         body, flags = table.copy(), ints.copy()
         status, contacts, events = k.run_sweeps(body, flags, pairs, _TIES, step, capacity, slots)
@@ -96,12 +95,12 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
             slots *= 2
         else:
             capacity *= 2
-    moved, ends = _scatter(bodies, body, flags, state)
-    _record(bodies, contacts, int(status[k.CONTACTS]), state)
-    met = events[2][:int(status[k.MET])]
-    _widen(bodies, collision, body, events[1][:int(status[k.WIDENED])], met)
-    frozen = None if status[k.FROZEN] < 0 else bodies[int(status[k.FROZEN])].entity
     entities = collision.columns.entities
+    moved, ends = _scatter(collision, body, flags, state)
+    _record(entities, contacts, int(status[k.CONTACTS]), state)
+    met = events[2][:int(status[k.MET])]
+    _widen(collision, body, events[1][:int(status[k.WIDENED])], met)
+    frozen = None if status[k.FROZEN] < 0 else int(entities[status[k.FROZEN]])
     overlapping, links = _push_candidates(arrays, table, flags, moved, ends, pairs, met, entities)
     return Swept(frozen, (capacity, slots), met, entities, overlapping, links)
 
@@ -110,7 +109,7 @@ def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]
     """The step's bodies (in entity order) read from their components at
     once, and the kernel's float and int tables of them at the start of the
     sweeps."""
-    body = read_arrays(collision.columns)
+    body = read_arrays(collision.columns, collision.geometry_read())
     n = body.start.shape[0]
     table = np.zeros((n, k.FLOAT_COLUMNS))
     ints = np.zeros((n, k.INT_COLUMNS), np.int64)
@@ -132,16 +131,19 @@ def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]
     return body, table, ints
 
 
-def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray,
+def _scatter(collision: CollisionSystem, table: np.ndarray, ints: np.ndarray,
              state: Resolution) -> tuple[np.ndarray, np.ndarray]:
     """Velocities, positions, pins, supports and crushed bodies back to the
-    components and the Resolution; returns the rows moved and where to (px).
-    (Arrays are handed to Python a column at a time: a list per row would be
-    an object for the garbage collector to track.)"""
+    components, the Bodies made so far and the Resolution; returns the rows
+    moved and where to (px). (Arrays are handed to Python a column at a
+    time: a list per row would be an object for the garbage collector to
+    track.)"""
+    columns, bodies = collision.columns, collision.bodies
+    entities = columns.entities.tolist()
     flags = ints[:, k.FLAGS]
     touched = np.flatnonzero(flags & k.TOUCHED)
     for row, vx, vy in zip(touched.tolist(), table[touched, k.VEL_X].tolist(), table[touched, k.VEL_Y].tolist()):
-        physics = bodies[row].physics
+        physics = columns.physics[row]
         assert physics is not None  # only bodies with Physics change velocity
         physics.velocity.update(vx, vy)
     moved = np.flatnonzero(ints[:, k.VERSION])
@@ -150,16 +152,17 @@ def _scatter(bodies: list[Body], table: np.ndarray, ints: np.ndarray,
     corners = ends + table[moved, k.OFFSET_X:k.OFFSET_Y + 1]  # Body.sync, for all of them at once
     for row, x, y, left, top in zip(moved.tolist(), ends[:, 0].tolist(), ends[:, 1].tolist(),
                                     corners[:, 0].tolist(), corners[:, 1].tolist()):
-        body = bodies[row]
-        body.transform.position.update(x, y)
-        body.box = (left, top, body.box[2], body.box[3])
+        columns.transforms[row].position.update(x, y)
+        body = bodies.made(entities[row])  # one made later reads its box from the position
+        if body is not None:
+            body.box = (left, top, body.box[2], body.box[3])
     for row in np.flatnonzero(ints[:, k.PINNED]).tolist():
-        state.pinned[bodies[row].entity] = int(ints[row, k.PINNED])
+        state.pinned[entities[row]] = int(ints[row, k.PINNED])
     for row in np.flatnonzero(ints[:, k.SUPPORTED]).tolist():
         for index in range(4):
             if ints[row, k.SUPPORTED] & (1 << index):
-                state.supported[(bodies[row].entity, 1 << index)] = float(table[row, k.SUPPORT + index])
-    state.crushed.update(bodies[row].entity for row in np.flatnonzero(flags & k.CRUSHED).tolist())
+                state.supported[(entities[row], 1 << index)] = float(table[row, k.SUPPORT + index])
+    state.crushed.update(entities[row] for row in np.flatnonzero(flags & k.CRUSHED).tolist())
     return moved, ends
 
 
@@ -192,19 +195,18 @@ def _overlap_more_than(boxes: np.ndarray, pairs: np.ndarray, margin: float) -> n
     return both
 
 
-def _record(bodies: list[Body], contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
-    """The kernel's contacts into the Resolution, in the order recorded."""
+def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
+    """The kernel's contacts (between rows of ``entities``) into the
+    Resolution, in the order recorded."""
     values, pairs = contacts
     columns = [values[:count, column].tolist() for column in range(values.shape[1])]
-    for a, b, nx, ny, depth, time, surface, ax, ay, aw, ah, bx, by, bw, bh in zip(
-            pairs[:count, 0].tolist(), pairs[:count, 1].tolist(), *columns):
-        first, second = bodies[a].entity, bodies[b].entity
+    for first, second, nx, ny, depth, time, surface, ax, ay, aw, ah, bx, by, bw, bh in zip(
+            *entities[pairs[:count]].T.tolist(), *columns):
         state.resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, None, time,
                                                   surface, ((ax, ay, aw, ah), _BOX, (bx, by, bw, bh), _BOX))
 
 
-def _widen(bodies: list[Body], collision: CollisionSystem, table: np.ndarray, widened: np.ndarray,
-           met: np.ndarray) -> None:
+def _widen(collision: CollisionSystem, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:
     """Repeat the kernel's refiling of the ``widened`` rows on the broad
     phase's grid, and add the pairs it ``met`` (rows) to the bodies'
     partners (CollisionSystem.widen). Each widening files a body under a box
@@ -212,6 +214,7 @@ def _widen(bodies: list[Body], collision: CollisionSystem, table: np.ndarray, wi
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""
     collision.file_rows_wider(np.unique(widened).tolist(), table[:, k.FILED_X:k.FILED_H + 1].copy())
-    for a, b in zip(met[:, 0].tolist(), met[:, 1].tolist()):
-        bodies[a].neighbours.append(bodies[b].entity)
-        bodies[b].neighbours.append(bodies[a].entity)
+    bodies = collision.bodies
+    for a, b in entity_pairs(collision.columns.entities, met):
+        bodies[a].neighbours.append(b)
+        bodies[b].neighbours.append(a)

@@ -1,0 +1,129 @@
+"""Collision reads its movers at once and makes a Body only when it is looked up.
+
+A Body made late must hold what one made at the start of Response would:
+its box where the body is now, ``moved`` as of the start of the step, its
+broad-phase partners in the order the pairs list them. Reading the movers'
+kinds a field at a time and filing them in the grid at once must give what
+reading and filing them one by one gives.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
+from ecs import World
+from systems.broadphase import SpatialGrid
+from systems.collision import Body, _kinds_of, read
+
+DT = 1 / 60
+
+
+def test_a_body_is_made_when_first_looked_up_from_its_components(make_world):
+    world = make_world()
+    world.create_entity(Transform((-100, 0)), Collider((10, 400), type=ColliderType.STATIC))
+    mover = world.create_entity(Transform((10, 20)), Collider((8, 6), offset=(1, 2)), Physics((60, 0), mass=4))
+    other = world.create_entity(Transform((300, 20)), Collider((8, 8)), Physics((0, 0)))
+    sprite = world.create_entity(Transform((0, 0)))
+    world.step(0.5)
+    bodies = world.collision.bodies
+    assert len(bodies) == 3 and mover in bodies and sprite not in bodies
+    assert bodies.made(mover) is None  # in no pair: nothing needed it
+    body = bodies[mover]
+    # 60 px/s for 0.5 s: 30 px to the right, the box offset by (1, 2).
+    assert body.box == (41.0, 22.0, 8.0, 6.0) and body.before == (11.0, 22.0, 8.0, 6.0)
+    assert body.moved and not bodies[other].moved
+    assert body.inverse_mass == 0.25 and not body.static and body.neighbours == []
+    assert bodies.made(mover) is body and bodies.get(mover) is body
+    assert bodies.get(sprite) is None and bodies.get(sprite, "none") == "none"
+    with pytest.raises(KeyError):
+        bodies[sprite]
+    assert list(bodies) == sorted([mover, other, 1]) and len(bodies.values()) == 3
+
+
+def test_a_body_moved_by_an_impact_before_it_is_made_has_its_box_there():
+    world = World(continuous=True)
+    world.create_entity(Transform((-100, 0)), Collider((10, 100), type=ColliderType.STATIC))
+    hit = world.create_entity(Transform((11.5, 0)), Collider((8, 8), offset=(0.5, 0.25)),
+                              Physics((0, 0), elasticity=1.0))
+    world.create_entity(Transform((0, 0.25)), Collider((8, 8)), Physics((600, 0), elasticity=1.0))
+    world.step(DT)
+    # The striker covers 10 px this step; the 4 px gap between the boxes
+    # closes at t = 0.4 and the equal masses swap velocities (e = 1): the
+    # struck body moves the remaining 0.6 of the step at 600 px/s, 6 px,
+    # though Movement left it where it was.
+    position = world.component_for_entity(hit, Transform).position
+    assert position.x == pytest.approx(17.5) and position.y == 0.0
+    body = world.collision.bodies[hit]
+    assert body.box == (position.x + 0.5, 0.25, 8.0, 8.0)
+    assert not body.moved
+
+
+def partners_in_pair_order(pairs):
+    """Each entity's partners as appending both sides of every pair, in order, lists them."""
+    found = {}
+    for a, b in pairs:
+        found.setdefault(a, []).append(b)
+        found.setdefault(b, []).append(a)
+    return found
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.sampled_from([4.0, 8.0, 20.0]),
+                          st.booleans()), min_size=2, max_size=40))
+def test_each_body_lists_its_broad_phase_partners_in_pair_order(items):
+    for continuous in (False, True):
+        world = World(continuous=continuous)
+        for x, y, size, static in items:
+            if static:  # (fewer statics than movers: the compiled broad phase's case)
+                world.create_entity(Transform((x * 4.0, y * 4.0)), Collider((size, size), type=ColliderType.STATIC))
+            else:  # still bodies: the sweeps meet no pair the broad phase did not find
+                world.create_entity(Transform((x * 4.0, y * 4.0)), Collider((size, size)), Physics((0, 0)))
+        world.collision.process(DT)
+        expected = partners_in_pair_order(world.collision.pairs)
+        bodies = world.collision.bodies
+        assert {entity: bodies[entity].neighbours for entity in bodies} == {
+            entity: expected.get(entity, []) for entity in bodies}
+        world.close()
+
+
+colliders = st.builds(
+    lambda kind, shape, category, mask, sides, physics, elasticity: (
+        Collider((8, 8), type=kind, shape=shape, category=category, mask=mask, sides=sides),
+        None if not physics else Physics((0, 0), elasticity=elasticity)),
+    st.sampled_from(list(ColliderType)), st.sampled_from([Shape.BOX, Shape.CIRCLE]), st.sampled_from([1, 2]),
+    st.sampled_from([ALL, 1]), st.sampled_from([Side.ALL, Side.TOP]), st.booleans(), st.sampled_from([0.0, 0.5]))
+
+
+@given(st.lists(colliders, max_size=12))
+def test_kinds_read_a_field_at_a_time_are_the_kinds_read_body_by_body(items):
+    expected = 0
+    for entity, (collider, physics) in enumerate(items):
+        expected |= read(Body(entity, Transform((0, 0)), collider, physics))
+    colliders_, physics_ = [c for c, _ in items], [p for _, p in items]
+    assert _kinds_of([c.type for c in colliders_], colliders_, physics_) == expected
+
+
+@given(st.lists(st.tuples(st.integers(1, 30), st.floats(-300, 300), st.floats(-300, 300), st.floats(0, 90),
+                          st.floats(0, 90), st.booleans()), max_size=30),
+       st.lists(st.tuples(st.integers(1, 30), st.floats(-300, 300), st.floats(-300, 300), st.floats(0, 90),
+                          st.floats(0, 90), st.booleans()), max_size=30),
+       st.booleans())
+def test_filing_many_at_once_files_as_one_by_one(before, batch, flush):
+    batch = list({entity: item for entity, *item in batch}.items())  # one row per entity
+    one, many = SpatialGrid(16.0), SpatialGrid(16.0)
+    for grid in (one, many):
+        for entity, x, y, w, h, fixed in before:
+            grid.insert(entity, (x, y, w, h), fixed)
+        if flush:
+            grid.cells  # noqa: B018 (brings the cells up to date)
+    for entity, (x, y, w, h, fixed) in batch:
+        one.insert(entity, (x, y, w, h), fixed)
+    many.insert_many([entity for entity, _ in batch], np.array([item[:4] for _, item in batch]).reshape(-1, 4),
+                     [entity for entity, item in batch if item[4]])
+    assert many.boxes == one.boxes and many.fixed == one.fixed
+    assert list(many.boxes) == list(one.boxes)
+    # The cells list their entities in the order they were filed.
+    assert many.cells == one.cells and many.fixed_cells == one.fixed_cells
+    assert [list(cell) for cell in many.cells.values()] == [list(cell) for cell in one.cells.values()]
+    assert many.large == one.large and many.fixed_large == one.fixed_large
