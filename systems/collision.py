@@ -114,9 +114,9 @@ class Bodies(dict[int, Body]):
         """The Body of ``entity``, or ``default`` if it has no collider."""
         return self[entity] if entity in self._rows else default
 
-    def made(self, entity: int) -> Body | None:
-        """The Body of ``entity`` if it has been made this step, else None."""
-        return super().get(entity)
+    def made(self) -> list[Body]:
+        """The Bodies made so far this step (in the order they were made)."""
+        return list(super().values())
 
     def __contains__(self, entity: object) -> bool:
         return entity in self._rows
@@ -471,10 +471,9 @@ class CollisionSystem(esper.Processor):
         their rows of ``filed``, which holds every body's box as filed once
         they are (an (n, 4) array, px, in the order of ``columns``): it is
         kept as ``filed_boxes()``."""
-        for row, entity in zip(rows, self.columns.entities[rows].tolist()):
-            x, y, w, h = filed[row].tolist()
-            self.file_wider(self._pool[entity], (x, y, w, h))
-        self._filed = filed
+        entities = self.columns.entities[rows].tolist()
+        self.grid.insert_many(entities, filed[rows], [e for e in entities if _level(self._pool[e])])
+        self._filed, self._swept = filed, None
         self.grid.snapshot(self.columns.entities, filed)
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],

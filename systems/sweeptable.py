@@ -139,7 +139,6 @@ def _scatter(collision: CollisionSystem, table: np.ndarray, ints: np.ndarray,
     time: a list per row would be an object for the garbage collector to
     track.)"""
     columns, bodies = collision.columns, collision.bodies
-    entities = columns.entities.tolist()
     flags = ints[:, k.FLAGS]
     touched = np.flatnonzero(flags & k.TOUCHED)
     for row, vx, vy in zip(touched.tolist(), table[touched, k.VEL_X].tolist(), table[touched, k.VEL_Y].tolist()):
@@ -149,20 +148,19 @@ def _scatter(collision: CollisionSystem, table: np.ndarray, ints: np.ndarray,
     moved = np.flatnonzero(ints[:, k.VERSION])
     ends = table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
         1.0 - table[moved, k.START])[:, None]  # Path.at(1.0)
-    corners = ends + table[moved, k.OFFSET_X:k.OFFSET_Y + 1]  # Body.sync, for all of them at once
-    for row, x, y, left, top in zip(moved.tolist(), ends[:, 0].tolist(), ends[:, 1].tolist(),
-                                    corners[:, 0].tolist(), corners[:, 1].tolist()):
-        columns.transforms[row].position.update(x, y)
-        body = bodies.made(entities[row])  # one made later reads its box from the position
-        if body is not None:
-            body.box = (left, top, body.box[2], body.box[3])
+    for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), ends[:, 0].tolist(),
+                               ends[:, 1].tolist()):
+        transform.position.update(x, y)
+    for body in bodies.made():  # (usually none yet; one made later reads its box from the position)
+        body.sync()
+    entities = columns.entities
     for row in np.flatnonzero(ints[:, k.PINNED]).tolist():
-        state.pinned[entities[row]] = int(ints[row, k.PINNED])
+        state.pinned[int(entities[row])] = int(ints[row, k.PINNED])
     for row in np.flatnonzero(ints[:, k.SUPPORTED]).tolist():
         for index in range(4):
             if ints[row, k.SUPPORTED] & (1 << index):
-                state.supported[(entities[row], 1 << index)] = float(table[row, k.SUPPORT + index])
-    state.crushed.update(entities[row] for row in np.flatnonzero(flags & k.CRUSHED).tolist())
+                state.supported[(int(entities[row]), 1 << index)] = float(table[row, k.SUPPORT + index])
+    state.crushed.update(entities[np.flatnonzero(flags & k.CRUSHED)].tolist())
     return moved, ends
 
 

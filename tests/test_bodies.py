@@ -29,13 +29,13 @@ def test_a_body_is_made_when_first_looked_up_from_its_components(make_world):
     world.step(0.5)
     bodies = world.collision.bodies
     assert len(bodies) == 3 and mover in bodies and sprite not in bodies
-    assert bodies.made(mover) is None  # in no pair: nothing needed it
+    assert bodies.made() == []  # no pair: nothing needed a Body
     body = bodies[mover]
     # 60 px/s for 0.5 s: 30 px to the right, the box offset by (1, 2).
     assert body.box == (41.0, 22.0, 8.0, 6.0) and body.before == (11.0, 22.0, 8.0, 6.0)
     assert body.moved and not bodies[other].moved
     assert body.inverse_mass == 0.25 and not body.static and body.neighbours == []
-    assert bodies.made(mover) is body and bodies.get(mover) is body
+    assert bodies.made() == [body, bodies[other]] and bodies.get(mover) is body
     assert bodies.get(sprite) is None and bodies.get(sprite, "none") == "none"
     with pytest.raises(KeyError):
         bodies[sprite]
