@@ -226,7 +226,8 @@ class CollisionSystem(esper.Processor):
         self._read = (self._mover_rows, read_geometry([], []))  # the movers' rows and Geometry this step
         self._swept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # their swept bounds, until refiled
         self._pair_source: np.ndarray | None = None  # the compiled broad phase's pairs, for the partners
-        self._partners: tuple[np.ndarray, list[int]] | None = None  # made from them when first asked for
+        self._met_source = np.zeros((0, 2), np.int64)  # and the pairs the compiled sweeps met
+        self._partners: tuple[tuple[list[int], list[int]], ...] | None = None  # made from them when first asked for
         self._kinematic: list[Body] = []  # bodies without Physics among the movers
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
@@ -246,7 +247,7 @@ class CollisionSystem(esper.Processor):
         (level geometry only where it changed), and make ``bodies`` anew;
         returns every body's ``refresh`` bits together."""
         self._filed = None
-        self._pair_source, self._partners = None, None
+        self._pair_source, self._partners, self._met_source = None, None, np.zeros((0, 2), np.int64)
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
@@ -305,21 +306,32 @@ class CollisionSystem(esper.Processor):
 
     def _partners_of(self, row: int) -> list[int]:
         """The entities the compiled broad phase paired the body of ``row``
-        with, ascending (the order in which appending each pair's entities
-        to both bodies' partners would list them); none before pairs are
-        found, or when the grid found them (its loop appends them)."""
-        pairs = self._pair_source
-        if pairs is None:
+        with, then those the sweeps met it with (``add_met_rows``), each in
+        pair order: the order in which appending both entities of each pair
+        to their partners would list them. None before pairs are found, or
+        when the grid found them (its loop appends them)."""
+        if self._pair_source is None:
             return []
-        if self._partners is None:  # the pairs by either row (stable: each row's partners stay in pair order)
-            firsts = np.concatenate((pairs[:, 1], pairs[:, 0]))
-            order = np.argsort(firsts, kind="stable")
-            others = np.concatenate((pairs[:, 0], pairs[:, 1]))[order]
-            bounds = np.searchsorted(firsts[order], np.arange(len(self.columns.transforms) + 1))
-            self._partners = self.columns.entities[others], bounds.tolist()
-        entities, starts = self._partners
-        found: list[int] = entities[starts[row]:starts[row + 1]].tolist()
-        return found
+        if self._partners is None:
+            n, entities = len(self.columns.transforms), self.columns.entities
+            self._partners = (_by_row(self._pair_source, n, entities), _by_row(self._met_source, n, entities))
+        (paired, starts), (met, met_starts) = self._partners
+        return paired[starts[row]:starts[row + 1]] + met[met_starts[row]:met_starts[row + 1]]
+
+    def add_met_rows(self, met: np.ndarray) -> None:
+        """Add the pairs of rows (of ``columns``, a < b, an (m, 2) array)
+        the compiled sweeps met, in that order, to the bodies' partners (as
+        ``widen`` adds the pairs it meets)."""
+        if not len(met) or self._pair_source is None:
+            return
+        self._met_source = np.concatenate((self._met_source, met))
+        self._partners = None  # Bodies made from now on list them
+        made = self.bodies.made()
+        if made:
+            found, starts = _by_row(met, len(self.columns.transforms), self.columns.entities)
+            for body in made:
+                row = self._rows[body.entity]
+                body.neighbours.extend(found[starts[row]:starts[row + 1]])
 
     def _find_pairs(self, kinds: int) -> None:
         """The broad phase: ``pairs`` and each body's ``neighbours``."""
@@ -402,7 +414,7 @@ class CollisionSystem(esper.Processor):
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
             self._sources = sources
-            self._pair_source, self._partners = None, None
+            self._pair_source, self._partners, self._met_source = None, None, np.zeros((0, 2), np.int64)
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
             self.bodies = Bodies(self._make, self._rows)
             self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
@@ -624,6 +636,16 @@ def _within(box: Box, outer: Box) -> bool:
 def _level(body: Body) -> bool:
     """Whether a body is level geometry: STATIC, without Physics."""
     return body.collider.type is _STATIC and body.physics is None
+
+
+def _by_row(pairs: np.ndarray, n: int, entities: np.ndarray) -> tuple[list[int], list[int]]:
+    """Each of ``n`` rows' partners in ``pairs`` (an (m, 2) array of rows),
+    in pair order, as ``entities``: all of them in one list, row by row, and
+    where each row's begin (compressed sparse rows)."""
+    order = np.argsort(pairs.reshape(-1), kind="stable")  # a row's entries keep their pairs' order
+    others = pairs[:, ::-1].reshape(-1)[order]
+    starts = np.searchsorted(pairs.reshape(-1)[order], np.arange(n + 1))
+    return entities[others].tolist(), starts.tolist()
 
 
 def _rows_of(boxes: dict[int, Box], entities: list[int]) -> np.ndarray:

@@ -212,7 +212,4 @@ def _widen(collision: CollisionSystem, table: np.ndarray, widened: np.ndarray, m
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""
     collision.file_rows_wider(np.unique(widened).tolist(), table[:, k.FILED_X:k.FILED_H + 1].copy())
-    bodies = collision.bodies
-    for a, b in entity_pairs(collision.columns.entities, met):
-        bodies[a].neighbours.append(b)
-        bodies[b].neighbours.append(a)
+    collision.add_met_rows(met.reshape(-1, 2))

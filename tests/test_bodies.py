@@ -87,6 +87,33 @@ def test_each_body_lists_its_broad_phase_partners_in_pair_order(items):
         world.close()
 
 
+@pytest.mark.parametrize("made_early", [False, True], ids=["made-after", "made-before"])
+def test_partners_the_sweeps_meet_follow_the_broad_phases_in_the_order_met(made_early):
+    world = World(continuous=True)
+    for x, y, w, h in ((-20, -20, 240, 20), (-20, 200, 240, 20), (-20, 0, 20, 200), (200, 0, 20, 200)):
+        world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
+    rng = np.random.default_rng(5)
+    movers = [world.create_entity(Transform((float(x), float(y))), Collider((6, 6)),
+                                  Physics((float(vx), float(vy)), elasticity=1.0))
+              for x, y, vx, vy in zip(rng.uniform(0, 190, 60), rng.uniform(0, 190, 60),
+                                      rng.uniform(-3000, 3000, 60), rng.uniform(-3000, 3000, 60))]
+    met_any = False
+    for _ in range(6):  # a step, stage by stage: Bodies may be made before Response
+        world.movement.process(DT)
+        world.collision.process(DT)
+        bodies = world.collision.bodies
+        early = [bodies[entity] for entity in movers[::3]] if made_early else []
+        world.response.process(DT)
+        sweeper = world.response.sweeper
+        met = sweeper.swept.met() if sweeper.swept is not None else sweeper.met
+        met_any |= bool(met)
+        expected = partners_in_pair_order(list(world.collision.pairs) + met)
+        assert {entity: bodies[entity].neighbours for entity in bodies} == {
+            entity: expected.get(entity, []) for entity in bodies}
+        assert all(bodies[body.entity] is body for body in early)
+    assert met_any  # at 3,000 px/s in a 200 px box, changed paths meet new partners
+
+
 colliders = st.builds(
     lambda kind, shape, category, mask, sides, physics, elasticity: (
         Collider((8, 8), type=kind, shape=shape, category=category, mask=mask, sides=sides),
