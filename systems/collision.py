@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["Bodies", "Body", "CollisionSystem"]
 
 _T = TypeVar("_T")
+_NO_ROWS = np.zeros(0, np.int64)
 
 
 @dataclass(slots=True, eq=False)
@@ -222,6 +223,7 @@ class CollisionSystem(esper.Processor):
         self._mover_columns = _MoverColumns([], [], [], [])
         self._mover_rows = self._resting_rows = np.zeros(0, np.int64)  # rows of ``columns``
         self._static_movers: list[int] = []  # movers that are STATIC (moving platforms)
+        self._static_mover_rows = self._level_mover_rows = _NO_ROWS  # of them, STATIC ones; with no Physics
         self._moved: list[int] = []  # per row: 1 if the body moved this step, 0 if not, -1 if not read at once
         self._read = (self._mover_rows, read_geometry([], []))  # the movers' rows and Geometry this step
         self._swept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # their swept bounds, until refiled
@@ -278,10 +280,13 @@ class CollisionSystem(esper.Processor):
         kinds = _kinds_of(types, columns.colliders, columns.physics)
         level: list[int] = []
         self._static_movers = []
+        self._static_mover_rows = self._level_mover_rows = _NO_ROWS
         if _STATIC in types:  # moving platforms, or a type changed in place
-            self._static_movers = [e for e, kind in zip(columns.entities, types) if kind is _STATIC]
-            level = [e for e, kind, physics in zip(columns.entities, types, columns.physics)
-                     if kind is _STATIC and physics is None]
+            static = np.array([kind is _STATIC for kind in types], bool)
+            fixed = static & np.array([physics is None for physics in columns.physics], bool)
+            self._static_movers = np.compress(static, columns.entities).tolist()
+            level = np.compress(fixed, columns.entities).tolist()
+            self._static_mover_rows, self._level_mover_rows = self._mover_rows[static], self._mover_rows[fixed]
         moved = np.full(len(self.columns.transforms), -1, np.int8)  # -1: not read here (level geometry)
         moved[self._mover_rows] = geometry.moved()
         self._moved = moved.tolist()
@@ -347,7 +352,7 @@ class CollisionSystem(esper.Processor):
         # geometry filed and walks only the movers' cells: when level
         # geometry is most of the world, the grid is faster.
         compiled = jit.ENABLED and not kinds & (TRIGGER | LAYERED) and len(self._movers) >= len(self._resting.bodies)
-        rows = self._compiled_pairs(statics) if compiled else None
+        rows = self._compiled_pairs() if compiled else None
         if rows is not None:  # the list of pairs, and the bodies' partners, are made only if asked for
             self._pairs, self._pair_rows, self._pair_source = None, rows, rows
             return
@@ -391,14 +396,15 @@ class CollisionSystem(esper.Processor):
             self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 
-    def _compiled_pairs(self, statics: set[int]) -> np.ndarray | None:
+    def _compiled_pairs(self) -> np.ndarray | None:
         """The pairs the grid would find (``systems.pairkernel``) as rows of
         ``columns``, ascending, or None if the kernel can't number the cells
         (boxes spread over more than 2**62 of them)."""
-        entities = self.columns.entities.tolist()
-        n, boxes = len(entities), self.filed_boxes()
-        skip = np.fromiter(map(statics.__contains__, entities), np.bool_, n)
-        level = np.fromiter(map(self.grid.fixed.__contains__, entities), np.bool_, n)
+        n, boxes = len(self.columns.transforms), self.filed_boxes()
+        # What the grid holds in ``statics`` (skipped) and ``fixed`` (level geometry), as rows.
+        skip, level = np.zeros(n, bool), np.zeros(n, bool)
+        skip[self._resting_rows] = level[self._resting_rows] = True
+        skip[self._static_mover_rows] = level[self._level_mover_rows] = True
         while True:
             rows, status = grid_pairs(boxes, skip, level, self.columns.entities, self.grid.cell_size,
                                       self.steps, self._pair_capacity)
@@ -621,7 +627,8 @@ def _kinds_of(types: list[ColliderType], colliders: list[Collider], physics: lis
         kinds |= SHAPED
     if _STATIC in types and any(kind is _STATIC and p is not None for kind, p in zip(types, physics)):
         kinds |= MOVING_STATIC
-    if any(p.elasticity <= 0.0 for p in physics if p is not None):
+    elasticities = [p.elasticity for p in physics if p is not None]
+    if elasticities and min(elasticities) <= 0.0:
         kinds |= INELASTIC
     return kinds
 

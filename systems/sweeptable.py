@@ -86,15 +86,17 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
     capacity = max(sizes[0], 2 * len(pairs) + 64)
     slots = max(sizes[1], 1 << (4 * len(table) + 64).bit_length())  # a power of two
     while True:
-        body, flags = table.copy(), ints.copy()
-        status, contacts, events = k.run_sweeps(body, flags, pairs, _TIES, step, capacity, slots)
+        status, contacts, events = k.run_sweeps(table, ints, pairs, _TIES, step, capacity, slots)
         if not status[k.OVERFLOW]:
             break
-        # Rare: what overflowed is doubled, and kept for later steps.
+        # Rare: what overflowed is doubled, and kept for later steps; the
+        # tables the run changed are gathered anew.
         if status[k.OVERFLOW] == k.FULL_TABLE:
             slots *= 2
         else:
             capacity *= 2
+        arrays, table, ints = _gather(collision)
+    body, flags = table, ints  # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
     entities = collision.columns.entities
     moved, ends = _scatter(collision, body, flags, state)
     _record(entities, contacts, int(status[k.CONTACTS]), state)
