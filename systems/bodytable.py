@@ -14,8 +14,8 @@ removed), so it always lists the colliders of the step. Collision reads
 where its movers are (``read_geometry``: the grid's swept bounds come from
 it, and the boxes of the bodies it makes); ``read_arrays`` reads every body
 for the sweeps, taking the rows Collision read from its ``Geometry``. The
-float operations are those of ``systems.collision.refresh``, so the arrays
-agree with the bodies bit for bit.
+float operations are those of ``systems.collision.read`` and ``refresh``,
+so the arrays agree with the bodies bit for bit.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def read_arrays(columns: Columns, known: tuple[np.ndarray, Geometry] | None = No
         elasticity[moving] = [body.elasticity for body in movers]
         friction[moving] = [body.friction for body in movers]
         physics[moving] = True
-        # refresh: 1/mass, but 0 for a STATIC or a TRIGGER
+        # read: 1/mass, but 0 for a STATIC or a TRIGGER
         mass = np.array([body.mass for body in movers])
         solid = np.array([kind is _SOLID for kind in types], bool)[moving]
         inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)

@@ -192,7 +192,7 @@ class CollisionSystem(esper.Processor):
     (``columns``, to be read at once: ``systems.bodytable``), ``pairs``
     (a < b; as rows of ``columns``:
     ``pair_rows()``), ``grid`` (whose ``boxes`` hold each body's swept
-    bounds; as an array: ``filed_boxes()``), the ``refresh`` bits of every
+    bounds; as an array: ``filed_boxes()``), the ``read`` bits of every
     body together (``kinds``), and whether any collider uses layers
     (``layered``) or one-way faces (``one_way``); the movers' positions and
     sizes as read (``geometry_read``). A system that moves bodies after
@@ -247,7 +247,7 @@ class CollisionSystem(esper.Processor):
     def _read_bodies(self) -> int:
         """Read the movers' components at once and file them in the grid
         (level geometry only where it changed), and make ``bodies`` anew;
-        returns every body's ``refresh`` bits together."""
+        returns every body's ``read`` bits together."""
         self._filed = None
         self._pair_source, self._partners, self._met_source = None, None, np.zeros((0, 2), np.int64)
         # esper hands back the same cached lists until an entity or component
@@ -269,7 +269,7 @@ class CollisionSystem(esper.Processor):
 
     def _read_movers(self) -> tuple[int, np.ndarray, list[int]]:
         """Read where every mover is, at once (``read_geometry``), and what
-        kinds of collider they are; returns their ``refresh`` bits together,
+        kinds of collider they are; returns their ``read`` bits together,
         their swept bounds (px, a row per mover) and those of them to file
         as level geometry (a STATIC without Physics until the next
         ``_classify``)."""
@@ -425,6 +425,11 @@ class CollisionSystem(esper.Processor):
             self.bodies = Bodies(self._make, self._rows)
             self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
+    def statics(self) -> list[Body]:
+        """The Bodies of this step's STATIC colliders, in entity order."""
+        bodies = self.bodies
+        return [bodies[entity] for entity in sorted(self._resting.entities.union(self._static_movers))]
+
     def meet(self, a: Body, b: Body) -> bool:
         """Whether a pair can collide at all: not two TRIGGERs, and each one's
         category in the other's mask (``components.layers``)."""
@@ -498,7 +503,7 @@ class CollisionSystem(esper.Processor):
                  physics_of: dict[int, Physics]) -> int:
         """Bodies for this step's colliders, reusing last step's where the
         entity kept the same components, and the grid to match, filed in
-        entity order; returns the bodies' ``refresh`` bits together."""
+        entity order; returns the bodies' ``read`` bits together."""
         self._filed = None
         size = self.cell_size or choose_cell_size(
             max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
@@ -559,7 +564,7 @@ class CollisionSystem(esper.Processor):
                                             [body.physics for body in self._movers])
 
 
-#: Bits ``refresh`` returns: the body is a TRIGGER, is on or meets layers
+#: Bits ``read`` returns: the body is a TRIGGER, is on or meets layers
 #: other than the defaults (category 1, mask ALL), has one-way faces, is a
 #: STATIC with Physics (a moving platform), is not a box (a circle or a
 #: triangle), or has Physics that doesn't bounce (elasticity 0).
@@ -567,7 +572,7 @@ TRIGGER, LAYERED, ONE_WAY, MOVING_STATIC, SHAPED, INELASTIC = 1, 2, 4, 8, 16, 32
 
 
 # Enum members as plain globals: an Enum class attribute is slow to look up,
-# and refresh runs for every body every step.
+# and ``read`` runs for every Body made.
 _STATIC, _TRIGGER, _ALL_SIDES, _BOX = ColliderType.STATIC, ColliderType.TRIGGER, Side.ALL, Shape.BOX
 
 
@@ -614,7 +619,7 @@ def refresh(body: Body, grid: SpatialGrid) -> int:
 
 
 def _kinds_of(types: list[ColliderType], colliders: list[Collider], physics: list[Physics | None]) -> int:
-    """The ``refresh`` bits of these bodies together, a field of all of them
+    """The ``read`` bits of these bodies together, a field of all of them
     at a time (``types``: their colliders' types)."""
     n = len(types)
     kinds = TRIGGER if _TRIGGER in types else 0
@@ -649,9 +654,10 @@ def _by_row(pairs: np.ndarray, n: int, entities: np.ndarray) -> tuple[list[int],
     """Each of ``n`` rows' partners in ``pairs`` (an (m, 2) array of rows),
     in pair order, as ``entities``: all of them in one list, row by row, and
     where each row's begin (compressed sparse rows)."""
-    order = np.argsort(pairs.reshape(-1), kind="stable")  # a row's entries keep their pairs' order
-    others = pairs[:, ::-1].reshape(-1)[order]
-    starts = np.searchsorted(pairs.reshape(-1)[order], np.arange(n + 1))
+    flat = pairs.reshape(-1)
+    order = np.argsort(flat, kind="stable")  # a row's entries keep their pairs' order
+    others = flat[order ^ 1]  # the other row of the same pair
+    starts = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=n))))
     return entities[others].tolist(), starts.tolist()
 
 
@@ -672,7 +678,7 @@ def _filed_by(body: Body) -> tuple[object, ...]:
 
 class _Resting:
     """Level geometry (see ``CollisionSystem``): the bodies, what each was
-    filed by when last read, and their ``refresh`` bits together."""
+    filed by when last read, and their ``read`` bits together."""
 
     def __init__(self, bodies: list[Body] | None = None) -> None:
         self.bodies = bodies or []
@@ -707,7 +713,7 @@ class _Resting:
 
 
 def _or_all(bodies: list[Body]) -> int:
-    """The ``refresh`` bits of ``bodies`` together."""
+    """The ``read`` bits of ``bodies`` together."""
     kinds = 0
     for body in bodies:
         kinds |= body.kinds

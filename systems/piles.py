@@ -15,6 +15,7 @@ own pressure, several layers a step.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from pygame import Vector2
 
@@ -40,11 +41,12 @@ Settled = dict[tuple[int, int], tuple[Body, Body, Vector2, float, float]]
 
 
 def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int, int]],
-               links: list[tuple[int, int]] | None = None) -> None:
+               statics: Callable[[], list[Body]], links: list[tuple[int, int]] | None = None) -> None:
     """Spread this step's piles (see the module's docstring) before push-out.
-    ``links`` are the pairs of ``pairs`` of two movers that were inside each
-    other when the step began (what a pile is made of, ``find_piles``), when
-    the caller has them already.
+    ``statics()`` gives the STATIC bodies, in entity order; ``links`` the pairs
+    of ``pairs`` of two movers that were inside each other when the step
+    began (what a pile is made of, ``find_piles``), when the caller has
+    them already.
 
     A body with a STATIC within its own size of its box is not moved by the
     passes: its partners take the whole push, as against the STATIC. Every
@@ -62,7 +64,7 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
         return
     if candidates is None:
         candidates = _candidates(bodies, pairs)
-    walls = _StaticIndex(bodies, max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
+    walls = _StaticIndex(statics(), max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
     moved: dict[int, Vector2] = {}
     settled: Settled = {}
     touching = sum(1 for a, b in candidates if a.entity in pile or b.entity in pile)
@@ -122,20 +124,19 @@ class _StaticIndex:
     """The STATIC boxes of the world bucketed in square cells (large ones in
     a list, as in the broad phase), to tell which bodies have one near."""
 
-    def __init__(self, bodies: dict[int, Body], cell: float) -> None:
+    def __init__(self, statics: list[Body], cell: float) -> None:
         self.cell = max(cell, 1.0)
         self.cells: dict[tuple[int, int], list[Box]] = {}
         self.large: list[Box] = []
         self.verdicts: dict[int, bool] = {}
-        for body in bodies.values():
-            if body.static:
-                first_x, first_y, last_x, last_y = self._span(body.box)
-                if (last_x - first_x + 1) * (last_y - first_y + 1) > 64:
-                    self.large.append(body.box)
-                    continue
-                for cx in range(first_x, last_x + 1):
-                    for cy in range(first_y, last_y + 1):
-                        self.cells.setdefault((cx, cy), []).append(body.box)
+        for body in statics:
+            first_x, first_y, last_x, last_y = self._span(body.box)
+            if (last_x - first_x + 1) * (last_y - first_y + 1) > 64:
+                self.large.append(body.box)
+                continue
+            for cx in range(first_x, last_x + 1):
+                for cy in range(first_y, last_y + 1):
+                    self.cells.setdefault((cx, cy), []).append(body.box)
 
     def _span(self, box: Box) -> tuple[int, int, int, int]:
         x, y, w, h = box

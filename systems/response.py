@@ -157,10 +157,10 @@ class ResponseSystem(esper.Processor):
         """
         bodies = self.collision.bodies
         if swept is None:
-            relax_pile(state, bodies, self.collision.pairs)
+            relax_pile(state, bodies, self.collision.pairs, self.collision.statics)
             tested = self.collision.pairs + met
         elif find_piles(swept.links):  # a pile moves bodies: every pair is tested after it
-            relax_pile(state, bodies, self.collision.pairs, swept.links)
+            relax_pile(state, bodies, self.collision.pairs, self.collision.statics, swept.links)
             tested = self.collision.pairs + swept.met()
         else:  # (so the lists of every pair are made only when needed)
             tested = swept.overlapping

@@ -35,7 +35,7 @@ _BOX = Shape.BOX
 _TIES = np.array(TIES)
 
 
-#: Bodies of these kinds (``systems.collision.refresh``) are left to the reference.
+#: Bodies of these kinds (``systems.collision.read``) are left to the reference.
 _UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
 
 
@@ -44,7 +44,7 @@ def covers(collision: CollisionSystem, state: Resolution, carried: bool) -> bool
     has no gravity, layers, one-way faces, collision filters or carried
     riders (``carried``); every collider is a box, none a TRIGGER, and every
     Physics bounces (elasticity > 0), so no row is ever collided at once
-    (the bodies' ``refresh`` bits, ``CollisionSystem.kinds``)."""
+    (the bodies' ``read`` bits, ``CollisionSystem.kinds``)."""
     return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
 
 
@@ -96,14 +96,14 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
         else:
             capacity *= 2
         arrays, table, ints = _gather(collision)
-    body, flags = table, ints  # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
     entities = collision.columns.entities
-    moved, ends = _scatter(collision, body, flags, state)
+    moved, ends = _scatter(collision, table, ints, state)
     _record(entities, contacts, int(status[k.CONTACTS]), state)
     met = events[2][:int(status[k.MET])]
-    _widen(collision, body, events[1][:int(status[k.WIDENED])], met)
+    _widen(collision, table, events[1][:int(status[k.WIDENED])], met)
     frozen = None if status[k.FROZEN] < 0 else int(entities[status[k.FROZEN]])
-    overlapping, links = _push_candidates(arrays, table, flags, moved, ends, pairs, met, entities)
+    # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
+    overlapping, links = _push_candidates(arrays, table, ints, moved, ends, pairs, met, entities)
     return Swept(frozen, (capacity, slots), met, entities, overlapping, links)
 
 
@@ -172,7 +172,7 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
     """``Swept.overlapping`` and ``Swept.links`` from the rows' boxes now and
     at the start, with the float operations of ResponseSystem's ``_enqueue``
     and piles' ``_overlapped_before``; ``pairs`` and ``met`` are rows."""
-    position = arrays.now.copy()  # Body.box: where refresh put it, or where the sweeps moved it to
+    position = arrays.now.copy()  # Body.box: where Collision read it, or where the sweeps moved it to
     position[moved] = ends
     now = np.column_stack((position + arrays.offset, arrays.size))
     before = table[:, k.BEFORE_X:k.HEIGHT + 1]

@@ -40,6 +40,9 @@ def test_a_body_is_made_when_first_looked_up_from_its_components(make_world):
     with pytest.raises(KeyError):
         bodies[sprite]
     assert list(bodies) == sorted([mover, other, 1]) and len(bodies.values()) == 3
+    world.component_for_entity(other, Collider).type = ColliderType.STATIC  # a moving platform now
+    world.step(0.5)
+    assert [body.entity for body in world.collision.statics()] == [1, other]
 
 
 def test_a_body_moved_by_an_impact_before_it_is_made_has_its_box_there():
