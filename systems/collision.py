@@ -495,7 +495,9 @@ class CollisionSystem(esper.Processor):
         they are (an (n, 4) array, px, in the order of ``columns``): it is
         kept as ``filed_boxes()``."""
         entities = self.columns.entities[rows].tolist()
-        self.grid.insert_many(entities, filed[rows], [e for e in entities if _level(self._pool[e])])
+        # Level geometry never moves, so never widens; movers filed as level geometry may.
+        level = self.columns.entities[np.intersect1d(rows, self._level_mover_rows)].tolist()
+        self.grid.insert_many(entities, filed[rows], level)
         self._filed, self._swept = filed, None
         self.grid.snapshot(self.columns.entities, filed)
 
