@@ -496,7 +496,7 @@ class CollisionSystem(esper.Processor):
         kept as ``filed_boxes()``."""
         entities = self.columns.entities[rows].tolist()
         # Level geometry never moves, so never widens; movers filed as level geometry may.
-        level = self.columns.entities[np.intersect1d(rows, self._level_mover_rows)].tolist()
+        level = self.columns.entities[np.intersect1d(np.asarray(rows, np.int64), self._level_mover_rows)].tolist()
         self.grid.insert_many(entities, filed[rows], level)
         self._filed, self._swept = filed, None
         self.grid.snapshot(self.columns.entities, filed)
