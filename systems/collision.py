@@ -715,8 +715,8 @@ class _Resting:
 
 
 def _or_all(bodies: list[Body]) -> int:
-    """The ``read`` bits of ``bodies`` together."""
-    kinds = 0
-    for body in bodies:
-        kinds |= body.kinds
-    return kinds
+    """The ``read`` bits of ``bodies`` together, read from their components
+    now (a body that was a mover until this step's ``_classify`` may not
+    have been read since its collider changed)."""
+    colliders = [body.collider for body in bodies]
+    return _kinds_of([collider.type for collider in colliders], colliders, [body.physics for body in bodies])

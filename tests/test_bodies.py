@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 from systems.broadphase import SpatialGrid
-from systems.collision import Body, _kinds_of, read
+from systems.collision import SHAPED, Body, _kinds_of, read
 
 DT = 1 / 60
 
@@ -157,3 +157,26 @@ def test_filing_many_at_once_files_as_one_by_one(before, batch, flush):
     assert many.cells == one.cells and many.fixed_cells == one.fixed_cells
     assert [list(cell) for cell in many.cells.values()] == [list(cell) for cell in one.cells.values()]
     assert many.large == one.large and many.fixed_large == one.fixed_large
+
+
+def test_a_collider_changed_in_place_counts_once_it_becomes_level_geometry():
+    # A body without Physics turned STATIC in place is read with the movers
+    # until the bodies are next sorted into level geometry and the rest (here
+    # when a block of level geometry is made SOLID in place). Made a circle
+    # meanwhile, it must still count as one: the compiled sweeps, which take
+    # boxes only, must not run while it is in the world.
+    world = World(continuous=True)
+    world.create_entity(Transform((-20, 0)), Collider((20, 200), type=ColliderType.STATIC))
+    block = world.create_entity(Transform((300, 300)), Collider((8, 8), type=ColliderType.STATIC))
+    post = world.create_entity(Transform((100, 100)), Collider((8, 8)))
+    for i in range(6):
+        world.create_entity(Transform((20.0 * i, 10)), Collider((8, 8)), Physics((50, 0), elasticity=1.0))
+    world.step(DT)
+    world.component_for_entity(post, Collider).type = ColliderType.STATIC
+    world.step(DT)
+    world.component_for_entity(post, Collider).shape = Shape.CIRCLE
+    world.component_for_entity(block, Collider).type = ColliderType.SOLID
+    world.step(DT)
+    world.step(DT)
+    assert post in world.collision._resting.entities  # (sorted into level geometry by now)
+    assert world.collision.kinds & SHAPED
