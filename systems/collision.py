@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import TYPE_CHECKING, TypeVar, overload
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 import esper
 import numpy as np
@@ -89,19 +89,31 @@ class Bodies(dict[int, Body]):
     A step whose pairs and sweeps run as compiled kernels needs Bodies only
     for the few bodies push-out, contacts and handlers look at; reading a
     Body costs about a microsecond, so they are not made for the others.
-    ``in`` and ``len`` count every collider; iterating makes every Body, in
-    entity order.
+    ``in`` and ``len`` count every collider; iterating, comparing or copying
+    makes every Body, in entity order. A Body is read from its components
+    when it is made: one first looked up after the step, by a handler or a
+    later system, has its box where the body is then. Collision keeps one
+    ``Bodies`` and starts it afresh each step (``restart``), so a reference
+    kept from an earlier step still looks up this step's Bodies. It is
+    read-only: the pipeline's own record, not a dict to edit.
     """
 
-    def __init__(self, make: Callable[[int], Body] | None = None, rows: dict[int, int] | None = None) -> None:
+    def __init__(self, make: Callable[[int], Body] | None = None) -> None:
         super().__init__()
         self._make = make
-        self._rows: dict[int, int] = {} if rows is None else rows  # entity -> row of Collision's columns
+        self._rows: dict[int, int] = {}  # entity -> row of Collision's columns
+
+    def restart(self, rows: dict[int, int]) -> None:
+        """Forget the Bodies made so far: from now on, the colliders of
+        ``rows`` (entity -> row of Collision's columns) are looked up."""
+        dict.clear(self)
+        self._rows = rows
 
     def __missing__(self, entity: int) -> Body:
         if self._make is None or entity not in self._rows:
             raise KeyError(entity)
-        body = self[entity] = self._make(entity)
+        body = self._make(entity)
+        dict.__setitem__(self, entity, body)
         return body
 
     @overload
@@ -116,7 +128,7 @@ class Bodies(dict[int, Body]):
         return self[entity] if entity in self._rows else default
 
     def made(self) -> list[Body]:
-        """The Bodies made so far this step (in the order they were made)."""
+        """The Bodies made so far this step."""
         return list(super().values())
 
     def __contains__(self, entity: object) -> bool:
@@ -128,6 +140,10 @@ class Bodies(dict[int, Body]):
     def __iter__(self) -> Iterator[int]:
         self._fill()
         return super().__iter__()
+
+    def __reversed__(self) -> Iterator[int]:
+        self._fill()
+        return super().__reversed__()
 
     def keys(self) -> dict_keys[int, Body]:
         self._fill()
@@ -141,12 +157,38 @@ class Bodies(dict[int, Body]):
         self._fill()
         return super().items()
 
+    def copy(self) -> dict[int, Body]:
+        """Every Body, as a plain dict."""
+        self._fill()
+        return dict(self)
+
+    def __eq__(self, other: object) -> bool:
+        self._fill()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        self._fill()
+        return super().__ne__(other)
+
+    def __repr__(self) -> str:
+        self._fill()
+        return f"Bodies({super().__repr__()})"
+
+    def __reduce__(self) -> tuple[type[dict[int, Body]], tuple[dict[int, Body]]]:
+        return dict, (self.copy(),)  # pickled as the plain dict of every Body
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("Collision's bodies are read-only: change the components instead")
+
+    __setitem__ = __delitem__ = pop = popitem = setdefault = update = clear = __ior__ = _read_only
+    __or__ = __ror__ = _read_only
+
     def _fill(self) -> None:
         """Make every Body not made yet, and keep them in entity order."""
         if super().__len__() < len(self._rows):
             made = [self[entity] for entity in self._rows]
-            self.clear()
-            self.update(zip(self._rows, made))
+            dict.clear(self)
+            dict.update(self, zip(self._rows, made))
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +247,7 @@ class CollisionSystem(esper.Processor):
     def __init__(self, world: World, cell_size: float | None = None) -> None:
         self.world = world
         self.cell_size = cell_size
-        self.bodies = Bodies()
+        self.bodies = Bodies(self._make)
         self._pool: dict[int, Body] = {}  # every collider's Body, kept from step to step
         self._rows: dict[int, int] = {}  # entity -> row of ``columns``
         self.columns = Columns.of([])
@@ -229,7 +271,8 @@ class CollisionSystem(esper.Processor):
         self._swept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # their swept bounds, until refiled
         self._pair_source: np.ndarray | None = None  # the compiled broad phase's pairs, for the partners
         self._met_source = np.zeros((0, 2), np.int64)  # and the pairs the compiled sweeps met
-        self._partners: tuple[tuple[list[int], list[int]], ...] | None = None  # made from them when first asked for
+        # Made from them when first asked for: (entities, where each row's begin) for each.
+        self._partners: tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]] | None = None
         self._kinematic: list[Body] = []  # bodies without Physics among the movers
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
@@ -264,7 +307,7 @@ class CollisionSystem(esper.Processor):
         else:
             self._sources = sources
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
-        self.bodies = Bodies(self._make, self._rows)
+        self.bodies.restart(self._rows)
         return kinds
 
     def _read_movers(self) -> tuple[int, np.ndarray, list[int]]:
@@ -304,8 +347,8 @@ class CollisionSystem(esper.Processor):
         components read now, and its partners from the broad phase's."""
         row = self._rows[entity]
         body = self._pool[entity]
-        moved = self._moved[row]
-        read(body, None if moved < 0 else moved == 1)
+        moved = self._moved[row]  # level geometry's ``moved`` is kept from when it was last read
+        read(body, body.moved if moved < 0 else moved == 1)
         body.neighbours = self._partners_of(row)
         return body
 
@@ -313,8 +356,8 @@ class CollisionSystem(esper.Processor):
         """The entities the compiled broad phase paired the body of ``row``
         with, then those the sweeps met it with (``add_met_rows``), each in
         pair order: the order in which appending both entities of each pair
-        to their partners would list them. None before pairs are found, or
-        when the grid found them (its loop appends them)."""
+        to their partners would list them. An empty list before pairs are
+        found, or when the grid found them (its loop appends them)."""
         if self._pair_source is None:
             return []
         if self._partners is None:
@@ -327,7 +370,13 @@ class CollisionSystem(esper.Processor):
         """Add the pairs of rows (of ``columns``, a < b, an (m, 2) array)
         the compiled sweeps met, in that order, to the bodies' partners (as
         ``widen`` adds the pairs it meets)."""
-        if not len(met) or self._pair_source is None:
+        if not len(met):
+            return
+        if self._pair_source is None:  # the grid found the pairs: its loop filled the partners
+            bodies = self.bodies
+            for a, b in entity_pairs(self.columns.entities, met):
+                bodies[a].neighbours.append(b)
+                bodies[b].neighbours.append(a)
             return
         self._met_source = np.concatenate((self._met_source, met))
         self._partners = None  # Bodies made from now on list them
@@ -422,7 +471,7 @@ class CollisionSystem(esper.Processor):
             self._sources = sources
             self._pair_source, self._partners, self._met_source = None, None, np.zeros((0, 2), np.int64)
             kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
-            self.bodies = Bodies(self._make, self._rows)
+            self.bodies.restart(self._rows)
             self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
     def statics(self) -> list[Body]:
@@ -494,10 +543,8 @@ class CollisionSystem(esper.Processor):
         their rows of ``filed``, which holds every body's box as filed once
         they are (an (n, 4) array, px, in the order of ``columns``): it is
         kept as ``filed_boxes()``."""
-        entities = self.columns.entities[rows].tolist()
-        # Level geometry never moves, so never widens; movers filed as level geometry may.
-        level = self.columns.entities[np.intersect1d(np.asarray(rows, np.int64), self._level_mover_rows)].tolist()
-        self.grid.insert_many(entities, filed[rows], level)
+        # STATICs never widen (their paths never change), so none of them is level geometry.
+        self.grid.insert_many(self.columns.entities[rows].tolist(), filed[rows], [])
         self._filed, self._swept = filed, None
         self.grid.snapshot(self.columns.entities, filed)
 
@@ -526,14 +573,14 @@ class CollisionSystem(esper.Processor):
         self._rows = {entity: row for row, entity in enumerate(pool)}
         self.columns = Columns.of([(b.entity, b.transform, b.collider, b.physics) for b in pool.values()])
         self._classify()
-        kinds, swept, level = self._read_movers()
+        kinds, swept, _ = self._read_movers()  # (just classified: no mover is level geometry)
         movers = iter(zip(self._mover_columns.entities, swept.tolist()))
         for body in pool.values():  # one by one, in entity order: the order the grid's cells list them
-            if _level(body) and body.entity not in self._mover_set:
+            if body.entity not in self._mover_set:
                 kinds |= refresh(body, self.grid)
                 continue
             entity, (x, y, w, h) = next(movers)
-            self.grid.insert(entity, (x, y, w, h), entity in level)
+            self.grid.insert(entity, (x, y, w, h))
         self._resting = _Resting(self._resting.bodies)
         self._reread.update((body.entity, body) for body in self._resting.bodies)
         return kinds
@@ -558,6 +605,9 @@ class CollisionSystem(esper.Processor):
         self._mover_set = {body.entity for body in self._movers}
         self._kinematic = [body for body in self._movers if body.physics is None]
         self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed])
+        for body in self._resting.bodies:  # (one read with the movers until now has it out of date)
+            start, now = body.transform.previous_position, body.transform.position
+            body.moved = start[0] != now[0] or start[1] != now[1]
         self._mover_rows = np.flatnonzero(~np.array(level, bool))
         self._resting_rows = np.flatnonzero(np.array(level, bool))
         self._mover_columns = _MoverColumns([body.entity for body in self._movers],

@@ -90,11 +90,14 @@ def test_each_body_lists_its_broad_phase_partners_in_pair_order(items):
         world.close()
 
 
+@pytest.mark.parametrize("tiles", [0, 80], ids=["kernel-pairs", "grid-pairs"])
 @pytest.mark.parametrize("made_early", [False, True], ids=["made-after", "made-before"])
-def test_partners_the_sweeps_meet_follow_the_broad_phases_in_the_order_met(made_early):
+def test_partners_the_sweeps_meet_follow_the_broad_phases_in_the_order_met(made_early, tiles):
     world = World(continuous=True)
     for x, y, w, h in ((-20, -20, 240, 20), (-20, 200, 240, 20), (-20, 0, 20, 200), (200, 0, 20, 200)):
         world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
+    for i in range(tiles):  # far away: level geometry outnumbering the movers makes the grid find the pairs
+        world.create_entity(Transform((1000.0 + 20 * i, 0)), Collider((16, 16), type=ColliderType.STATIC))
     rng = np.random.default_rng(5)
     movers = [world.create_entity(Transform((float(x), float(y))), Collider((6, 6)),
                                   Physics((float(vx), float(vy)), elasticity=1.0))
@@ -180,3 +183,39 @@ def test_a_collider_changed_in_place_counts_once_it_becomes_level_geometry():
     world.step(DT)
     assert post in world.collision._resting.entities  # (sorted into level geometry by now)
     assert world.collision.kinds & SHAPED
+
+
+def test_level_geometry_moved_this_step_says_so_when_looked_up_after_it():
+    world = World()
+    floor = world.create_entity(Transform((0, 100)), Collider((200, 10), type=ColliderType.STATIC))
+    world.create_entity(Transform((50, 0)), Collider((8, 8)), Physics((0, 0)))
+    world.step(DT)
+    world.component_for_entity(floor, Transform).position.y += 5  # moved in place between steps
+    world.step(DT)
+    body = world.collision.bodies[floor]  # made after the step settled where it starts next
+    assert body.moved and body.box == (0.0, 105.0, 200.0, 10.0)
+    world.step(DT)
+    assert not world.collision.bodies[floor].moved
+
+
+def test_the_bodies_are_one_read_only_mapping_that_follows_the_steps():
+    world = World()
+    a = world.create_entity(Transform((0, 0)), Collider((8, 8)), Physics((60, 0)))
+    b = world.create_entity(Transform((8, 0)), Collider((8, 8)), Physics((0, 0)))
+    world.step(DT)
+    kept = world.collision.bodies
+    world.step(DT)
+    assert kept is world.collision.bodies and kept[a].neighbours == [b] and kept[b].neighbours == [a]
+    with pytest.raises(TypeError, match="read-only"):
+        kept[a] = kept[b]
+    with pytest.raises(TypeError, match="read-only"):
+        kept.pop(a)
+    fresh = World()
+    fresh.create_entity(Transform((0, 0)), Collider((8, 8)), Physics((60, 0)))
+    fresh.create_entity(Transform((30, 0)), Collider((8, 8)), Physics((0, 0)))
+    fresh.step(DT)
+    bodies = fresh.collision.bodies
+    assert bodies.made() == []  # apart: no pair, so nothing made yet
+    assert list(bodies.copy()) == [1, 2] and bodies == dict(bodies.items()) and "Body(entity=2" in repr(bodies)
+    world.close()
+    fresh.close()
