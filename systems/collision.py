@@ -18,7 +18,7 @@ from systems import jit
 from systems.bodytable import Columns, Geometry, entity_pairs, read_geometry
 from systems.broadphase import SpatialGrid, choose_cell_size
 from systems.geometry import Box, union_box
-from systems.pairkernel import DONE, FULL, grid_pairs
+from systems.pairkernel import DONE, FULL, grid_pairs, group_by_row
 
 if TYPE_CHECKING:
     from _collections_abc import dict_items, dict_keys, dict_values
@@ -272,7 +272,7 @@ class CollisionSystem(esper.Processor):
         self._pair_source: np.ndarray | None = None  # the compiled broad phase's pairs, for the partners
         self._met_source = np.zeros((0, 2), np.int64)  # and the pairs the compiled sweeps met
         # Made from them when first asked for: (entities, where each row's begin) for each.
-        self._partners: tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]] | None = None
+        self._partners: tuple[tuple[np.ndarray, list[int]], tuple[np.ndarray, list[int]]] | None = None
         self._kinematic: list[Body] = []  # bodies without Physics among the movers
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
@@ -364,7 +364,8 @@ class CollisionSystem(esper.Processor):
             n, entities = len(self.columns.transforms), self.columns.entities
             self._partners = (_by_row(self._pair_source, n, entities), _by_row(self._met_source, n, entities))
         (paired, starts), (met, met_starts) = self._partners
-        return paired[starts[row]:starts[row + 1]] + met[met_starts[row]:met_starts[row + 1]]
+        found: list[int] = paired[starts[row]:starts[row + 1]].tolist()
+        return found + met[met_starts[row]:met_starts[row + 1]].tolist() if len(met) else found
 
     def add_met_rows(self, met: np.ndarray) -> None:
         """Add the pairs of rows (of ``columns``, a < b, an (m, 2) array)
@@ -385,7 +386,7 @@ class CollisionSystem(esper.Processor):
             found, starts = _by_row(met, len(self.columns.transforms), self.columns.entities)
             for body in made:
                 row = self._rows[body.entity]
-                body.neighbours.extend(found[starts[row]:starts[row + 1]])
+                body.neighbours.extend(found[starts[row]:starts[row + 1]].tolist())
 
     def _find_pairs(self, kinds: int) -> None:
         """The broad phase: ``pairs`` and each body's ``neighbours``."""
@@ -702,15 +703,14 @@ def _level(body: Body) -> bool:
     return body.collider.type is _STATIC and body.physics is None
 
 
-def _by_row(pairs: np.ndarray, n: int, entities: np.ndarray) -> tuple[list[int], list[int]]:
+def _by_row(pairs: np.ndarray, n: int, entities: np.ndarray) -> tuple[np.ndarray, list[int]]:
     """Each of ``n`` rows' partners in ``pairs`` (an (m, 2) array of rows),
-    in pair order, as ``entities``: all of them in one list, row by row, and
-    where each row's begin (compressed sparse rows)."""
+    in pair order, as ``entities``: all of them in one array, row by row,
+    and where each row's begin (compressed sparse rows; a step makes few
+    Bodies, so each takes its own slice to a list)."""
     flat = pairs.reshape(-1)
-    order = np.argsort(flat, kind="stable")  # a row's entries keep their pairs' order
-    others = flat[order ^ 1]  # the other row of the same pair
-    starts = np.concatenate(([0], np.cumsum(np.bincount(flat, minlength=n))))
-    return entities[others].tolist(), starts.tolist()
+    order, starts = group_by_row(flat, n)  # a row's entries keep their pairs' order
+    return entities[flat[order ^ 1]], starts.tolist()  # (order ^ 1: the other row of the same pair)
 
 
 def _rows_of(boxes: dict[int, Box], entities: list[int]) -> np.ndarray:

@@ -26,7 +26,7 @@ import numpy as np
 from systems.broadphase import CROWD, LARGE_SPAN, PILE
 from systems.jit import kernel
 
-__all__ = ["DONE", "FULL", "SPREAD", "grid_pairs"]
+__all__ = ["DONE", "FULL", "SPREAD", "grid_pairs", "group_by_row"]
 
 #: ``grid_pairs`` status: done; the pair buffer was full (call again with a
 #: larger ``capacity``); the boxes span too many cells to number them in 64
@@ -230,3 +230,22 @@ def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, sh
     for i in range(keys.shape[0]):
         pairs[i, 0], pairs[i, 1] = keys[i] // rows, keys[i] % rows
     return pairs, DONE
+
+
+@kernel
+def group_by_row(rows: Any, n: int) -> tuple[Any, Any]:
+    """The indices of ``rows`` (values in 0..n-1) grouped by value, each
+    group in index order, and where each value's group begins (n + 1
+    offsets): a stable counting sort, O(len(rows) + n)."""
+    starts = np.zeros(n + 1, np.int64)
+    for value in rows:
+        starts[value + 1] += 1
+    for value in range(n):
+        starts[value + 1] += starts[value]
+    ends = starts[:n].copy()
+    order = np.empty(rows.shape[0], np.int64)
+    for index in range(rows.shape[0]):
+        value = rows[index]
+        order[ends[value]] = index
+        ends[value] += 1
+    return order, starts

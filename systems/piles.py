@@ -55,21 +55,18 @@ def relax_pile(state: Resolution, bodies: dict[int, Body], pairs: list[tuple[int
     push-out settles those exactly). Contacts are recorded, and momentum
     exchanged, once per pair in ``state``.
     """
-    candidates = None
     if links is None:
-        candidates = _candidates(bodies, pairs)
-        links = [(a.entity, b.entity) for a, b in candidates if not (a.static or b.static) and _overlapped_before(a, b)]
+        links = [(a.entity, b.entity) for a, b in _candidates(bodies, pairs)
+                 if not (a.static or b.static) and _overlapped_before(a, b)]
     pile = find_piles(links)
     if not pile:
         return
-    if candidates is None:
-        candidates = _candidates(bodies, pairs)
     walls = _StaticIndex(statics(), max(max(bodies[e].box[2], bodies[e].box[3]) for e in pile))
     moved: dict[int, Vector2] = {}
     settled: Settled = {}
-    touching = sum(1 for a, b in candidates if a.entity in pile or b.entity in pile)
+    touching = len(_near(bodies, pairs, pile))
     for _ in range(max(1, min(PILE_PASSES, PILE_WORK // max(touching, 1)))):
-        moves = _pile_pass(state, candidates, pile, walls, settled)
+        moves = _pile_pass(state, _near(bodies, pairs, pile), pile, walls, settled)
         pile = set()
         for entity in sorted(moves):
             body = bodies[entity]
@@ -96,14 +93,19 @@ def _candidates(bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> list[t
             if not (bodies[a].trigger or bodies[b].trigger or (bodies[a].static and bodies[b].static))]
 
 
+def _near(bodies: dict[int, Body], pairs: list[tuple[int, int]], pile: set[int]) -> list[tuple[Body, Body]]:
+    """``_candidates`` with a body in ``pile``, in the order of ``pairs``
+    (only their Bodies are looked up: the others are not needed)."""
+    return _candidates(bodies, [(a, b) for a, b in pairs if a in pile or b in pile])
+
+
 def _pile_pass(state: Resolution, candidates: list[tuple[Body, Body]], pile: set[int],
                walls: _StaticIndex, settled: Settled) -> dict[int, Vector2]:
-    """One Jacobi pass of ``relax_pile``: the move (px) of every body pushed;
-    STATICs and bodies near them stay put, their partners taking the push."""
+    """One Jacobi pass of ``relax_pile`` over the ``candidates`` with a body
+    in ``pile``: the move (px) of every body pushed; STATICs and bodies near
+    them stay put, their partners taking the push."""
     moves: dict[int, Vector2] = {}
     for a, b in candidates:
-        if a.entity not in pile and b.entity not in pile:
-            continue
         fixed_a, fixed_b = a.static or walls.near(a), b.static or walls.near(b)
         if fixed_a and fixed_b:
             continue

@@ -14,7 +14,7 @@ from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 from systems import jit
 from systems.broadphase import CROWD, SpatialGrid
-from systems.pairkernel import DONE, FULL, SPREAD, grid_pairs
+from systems.pairkernel import DONE, FULL, SPREAD, grid_pairs, group_by_row
 
 pytestmark = pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 
@@ -93,3 +93,12 @@ def test_a_world_spread_too_far_for_the_kernel_still_collides():
     assert [world.component_for_entity(e, Physics).velocity.x for e in rights] == [600, 600]
     assert sorted((c.a, c.b) for c in world.contacts) == [(lefts[0], rights[0]), (lefts[1], rights[1])]
     world.close()
+
+
+@given(st.lists(st.integers(0, 20), max_size=200), st.integers(0, 5))
+def test_group_by_row_is_a_stable_sort_by_value(values, spare):
+    n = max(values, default=-1) + 1 + spare  # values 0..n-1, some never used
+    rows = np.array(values, np.int64)
+    order, starts = group_by_row(rows, n)
+    assert order.tolist() == np.argsort(rows, kind="stable").tolist()  # each group in index order
+    assert starts.tolist() == [sum(1 for v in values if v < value) for value in range(n + 1)]
