@@ -80,11 +80,11 @@ class CollisionEvents(esper.Processor):
         begin, every, end = list(self.begin), list(self.every), list(self.end)
         if not (begin or every or end or self.touching):
             return
-        bodies = self.world.collision.bodies
+        collider = self.world.collision.collider
         now = {}
         for contact in self.world.contacts:
-            a, b = bodies.get(contact.a), bodies.get(contact.b)
-            categories = (a.collider.category if a else 0, b.collider.category if b else 0)
+            a, b = collider(contact.a), collider(contact.b)
+            categories = (a.category if a else 0, b.category if b else 0)
             now[(contact.a, contact.b)] = (contact, categories)
         began = [entry for key, entry in now.items() if key not in self.touching]
         ended = [(_ended(contact), categories) for key, (contact, categories) in sorted(self.touching.items())

@@ -475,6 +475,12 @@ class CollisionSystem(esper.Processor):
             self.bodies.restart(self._rows)
             self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
+    def collider(self, entity: int) -> Collider | None:
+        """The Collider of ``entity`` as this step read it (without making
+        its Body), or None if it has none."""
+        body = self._pool.get(entity)
+        return None if body is None else body.collider
+
     def statics(self) -> list[Body]:
         """The Bodies of this step's STATIC colliders, in entity order."""
         bodies = self.bodies

@@ -37,6 +37,9 @@ def test_a_body_is_made_when_first_looked_up_from_its_components(make_world):
     assert body.inverse_mass == 0.25 and not body.static and body.neighbours == []
     assert bodies.made() == [body, bodies[other]] and bodies.get(mover) is body
     assert bodies.get(sprite) is None and bodies.get(sprite, "none") == "none"
+    made = bodies.made()
+    assert world.collision.collider(other) is world.component_for_entity(other, Collider)
+    assert world.collision.collider(sprite) is None and bodies.made() == made  # no Body made for it
     with pytest.raises(KeyError):
         bodies[sprite]
     assert list(bodies) == sorted([mover, other, 1]) and len(bodies.values()) == 3
