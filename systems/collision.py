@@ -125,6 +125,9 @@ class Bodies(dict[int, Body]):
 
     def get(self, entity: int, default: object = None, /) -> object:
         """The Body of ``entity``, or ``default`` if it has no collider."""
+        body = dict.get(self, entity)
+        if body is not None:
+            return body
         return self[entity] if entity in self._rows else default
 
     def made(self) -> list[Body]:
@@ -347,8 +350,11 @@ class CollisionSystem(esper.Processor):
         components read now, and its partners from the broad phase's."""
         row = self._rows[entity]
         body = self._pool[entity]
-        moved = self._moved[row]  # level geometry's ``moved`` is kept from when it was last read
-        read(body, body.moved if moved < 0 else moved == 1)
+        moved = self._moved[row]
+        if moved < 0:  # level geometry: read when it changed (``_Resting``), or when it became level geometry
+            body._before = None
+        else:
+            read(body, moved == 1)
         body.neighbours = self._partners_of(row)
         return body
 
@@ -611,10 +617,11 @@ class CollisionSystem(esper.Processor):
         self._movers = [body for body, fixed in zip(bodies, level) if not fixed]
         self._mover_set = {body.entity for body in self._movers}
         self._kinematic = [body for body in self._movers if body.physics is None]
+        before = self._resting.entities
         self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed])
-        for body in self._resting.bodies:  # (one read with the movers until now has it out of date)
-            start, now = body.transform.previous_position, body.transform.position
-            body.moved = start[0] != now[0] or start[1] != now[1]
+        for body in self._resting.bodies:  # (one read with the movers until now is out of date)
+            if body.entity not in before:
+                read(body)
         self._mover_rows = np.flatnonzero(~np.array(level, bool))
         self._resting_rows = np.flatnonzero(np.array(level, bool))
         self._mover_columns = _MoverColumns([body.entity for body in self._movers],
