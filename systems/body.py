@@ -31,7 +31,7 @@ class Body:
     Movement (or a user system) changed the position this step.
     ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
     Physics (they have no velocity for a collision to change); ``kinds``
-    its bits from ``read`` (TRIGGER, LAYERED, ...). ``neighbours``
+    its bits from ``systems.collision.read`` (TRIGGER, LAYERED, ...). ``neighbours``
     are the entities the broad phase paired it with. A Body is made when
     Response or a handler first looks it up in a step (see ``Bodies``), from
     its components as they are then. A body carried by its
