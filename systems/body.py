@@ -30,8 +30,7 @@ class Body:
     it). ``moved`` tells whether
     Movement (or a user system) changed the position this step.
     ``inverse_mass`` is 1/mass, 0 for STATIC colliders and for SOLIDs without
-    Physics (they have no velocity for a collision to change); ``kinds``
-    its bits from ``systems.collision.read`` (TRIGGER, LAYERED, ...). ``neighbours``
+    Physics (they have no velocity for a collision to change). ``neighbours``
     are the entities the broad phase paired it with. A Body is made when
     Response or a handler first looks it up in a step (see ``Bodies``), from
     its components as they are then. A body carried by its
@@ -49,7 +48,6 @@ class Body:
     trigger: bool = False
     inverse_mass: float = 0.0
     moved: bool = False
-    kinds: int = 0
     box: Box = (0.0, 0.0, 0.0, 0.0)
     neighbours: list[int] = field(default_factory=list)
     carry: Vector2 = field(default_factory=Vector2)

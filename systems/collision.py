@@ -70,7 +70,7 @@ class CollisionSystem(esper.Processor):
     (``columns``, to be read at once: ``systems.bodytable``), ``pairs``
     (a < b; as rows of ``columns``:
     ``pair_rows()``), ``grid`` (whose ``boxes`` hold each body's swept
-    bounds; as an array: ``filed_boxes()``), the ``read`` bits of every
+    bounds; as an array: ``filed_boxes()``), the kind bits of every
     body together (``kinds``), and whether any collider uses layers
     (``layered``) or one-way faces (``one_way``); the movers' positions and
     sizes as read (``geometry_read``). A system that moves bodies after
@@ -126,7 +126,7 @@ class CollisionSystem(esper.Processor):
     def _read_bodies(self) -> int:
         """Read the movers' components at once and file them in the grid
         (level geometry only where it changed), and make ``bodies`` anew;
-        returns every body's ``read`` bits together."""
+        returns every body's kind bits together."""
         self._filed = None
         self._pair_source, self._partners, self._met_source = None, None, np.zeros((0, 2), np.int64)
         # esper hands back the same cached lists until an entity or component
@@ -148,7 +148,7 @@ class CollisionSystem(esper.Processor):
 
     def _read_movers(self) -> tuple[int, np.ndarray, list[int]]:
         """Read where every mover is, at once (``read_geometry``), and what
-        kinds of collider they are; returns their ``read`` bits together,
+        kinds of collider they are; returns their kind bits together,
         their swept bounds (px, a row per mover) and those of them to file
         as level geometry (a STATIC without Physics until the next
         ``_classify``)."""
@@ -398,7 +398,7 @@ class CollisionSystem(esper.Processor):
                  physics_of: dict[int, Physics]) -> int:
         """Bodies for this step's colliders, reusing last step's where the
         entity kept the same components, and the grid to match, filed in
-        entity order; returns the bodies' ``read`` bits together."""
+        entity order; returns the bodies' kind bits together."""
         self._filed = None
         size = self.cell_size or choose_cell_size(
             max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
@@ -423,13 +423,13 @@ class CollisionSystem(esper.Processor):
         movers = iter(zip(self._mover_columns.entities, swept.tolist()))
         for body in pool.values():  # one by one, in entity order: the order the grid's cells list them
             if body.entity not in self._mover_set:
-                kinds |= refresh(body, self.grid)
+                refresh(body, self.grid)
                 continue
             entity, (x, y, w, h) = next(movers)
             self.grid.insert(entity, (x, y, w, h))
         self._resting = _Resting(self._resting.bodies)
         self._reread.update((body.entity, body) for body in self._resting.bodies)
-        return kinds
+        return kinds | self._resting.kinds
 
     def settle_kinematic(self) -> None:
         """Make the final position of each collider without Physics its
@@ -463,7 +463,7 @@ class CollisionSystem(esper.Processor):
                                             [body.physics for body in self._movers])
 
 
-#: Bits ``read`` returns: the body is a TRIGGER, is on or meets layers
+#: A body's kind bits (``_kinds_of``): it is a TRIGGER, is on or meets layers
 #: other than the defaults (category 1, mask ALL), has one-way faces, is a
 #: STATIC with Physics (a moving platform), is not a box (a circle or a
 #: triangle), or has Physics that doesn't bounce (elasticity 0).
@@ -475,10 +475,9 @@ TRIGGER, LAYERED, ONE_WAY, MOVING_STATIC, SHAPED, INELASTIC = 1, 2, 4, 8, 16, 32
 _STATIC, _TRIGGER, _ALL_SIDES, _BOX = ColliderType.STATIC, ColliderType.TRIGGER, Side.ALL, Shape.BOX
 
 
-def read(body: Body, moved: bool | None = None) -> int:
+def read(body: Body, moved: bool | None = None) -> None:
     """Read a body's components for this step (``moved``: whether its
-    position changed this step, when already known); returns its ``TRIGGER``
-    … ``INELASTIC`` bits (also kept in ``body.kinds``). Type, shape, mass,
+    position changed this step, when already known). Type, shape, mass,
     layers and faces are read anew each step: they may be changed in place
     between steps."""
     body._before = None
@@ -496,30 +495,22 @@ def read(body: Body, moved: bool | None = None) -> int:
         start = transform.previous_position
         moved = start[0] != now[0] or start[1] != now[1]
     body.moved = moved
-    body.kinds = kinds = ((TRIGGER if trigger else 0)
-                          | (LAYERED if collider.mask != ALL or collider.category != 1 else 0)
-                          | (ONE_WAY if collider.sides is not _ALL_SIDES else 0)
-                          | (MOVING_STATIC if static and physics is not None else 0)
-                          | (SHAPED if shape is not _BOX else 0)
-                          | (INELASTIC if physics is not None and physics.elasticity <= 0.0 else 0))
-    return kinds
 
 
-def refresh(body: Body, grid: SpatialGrid) -> int:
+def refresh(body: Body, grid: SpatialGrid) -> None:
     """``read`` a body and file it in ``grid`` under its swept bounds (the
-    union of its boxes at the start of the step and now); returns its bits."""
-    kinds = read(body)
+    union of its boxes at the start of the step and now)."""
+    read(body)
     x, y, w, h = body.box
     start, now = body.transform.previous_position, body.transform.position
     dx, dy = start[0] - now[0], start[1] - now[1]
     grid.insert(body.entity, (x + dx if dx < 0 else x, y + dy if dy < 0 else y, w + abs(dx), h + abs(dy)),
                 _level(body))
-    return kinds
 
 
 def _kinds_of(types: list[ColliderType], colliders: list[Collider], physics: list[Physics | None]) -> int:
-    """The ``read`` bits of these bodies together, a field of all of them
-    at a time (``types``: their colliders' types)."""
+    """The kind bits (``TRIGGER`` … ``INELASTIC``) of these bodies together,
+    a field of all of them at a time (``types``: their colliders' types)."""
     n = len(types)
     kinds = TRIGGER if _TRIGGER in types else 0
     # list.count compares in C: the usual case, every body alike, is a few list passes.
@@ -576,7 +567,7 @@ def _filed_by(body: Body) -> tuple[object, ...]:
 
 class _Resting:
     """Level geometry (see ``CollisionSystem``): the bodies, what each was
-    filed by when last read, and their ``read`` bits together."""
+    filed by when last read, and their kind bits together."""
 
     def __init__(self, bodies: list[Body] | None = None) -> None:
         self.bodies = bodies or []
@@ -611,8 +602,6 @@ class _Resting:
 
 
 def _or_all(bodies: list[Body]) -> int:
-    """The ``read`` bits of ``bodies`` together, read from their components
-    now (a body that was a mover until this step's ``_classify`` may not
-    have been read since its collider changed)."""
+    """The kind bits of ``bodies`` together, from their components now."""
     colliders = [body.collider for body in bodies]
     return _kinds_of([collider.type for collider in colliders], colliders, [body.physics for body in bodies])

@@ -35,7 +35,7 @@ _BOX = Shape.BOX
 _TIES = np.array(TIES)
 
 
-#: Bodies of these kinds (``systems.collision.read``) are left to the reference.
+#: Bodies of these kinds (``CollisionSystem.kinds``) are left to the reference.
 _UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
 
 
@@ -44,7 +44,7 @@ def covers(collision: CollisionSystem, state: Resolution, carried: bool) -> bool
     has no gravity, layers, one-way faces, collision filters or carried
     riders (``carried``); every collider is a box, none a TRIGGER, and every
     Physics bounces (elasticity > 0), so no row is ever collided at once
-    (the bodies' ``read`` bits, ``CollisionSystem.kinds``)."""
+    (the bodies' kind bits, ``CollisionSystem.kinds``)."""
     return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
 
 
