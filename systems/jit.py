@@ -13,18 +13,22 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "kernel"]
+__all__ = ["COMPILED", "ENABLED", "MODE", "helper", "kernel"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 #: How kernels run, from ``ECS_ARCADE_JIT``: "1", "python" or "0".
 MODE = os.environ.get("ECS_ARCADE_JIT", "1")
 COMPILED = False
+_COUNTING_OPTIONAL = False
 if MODE == "1":
     try:
         import numba
+        import numba.core.options
 
         COMPILED = True
+        # numba's switch for reference counting is a private option: checked.
+        _COUNTING_OPTIONAL = hasattr(numba.core.options.DefaultOptions, "_nrt")
     except ImportError:  # numba is optional (see pyproject.toml): the reference runs instead
         pass
 #: Whether the systems hand the work the kernels cover to them.
@@ -32,7 +36,29 @@ ENABLED = COMPILED or MODE == "python"
 
 
 def kernel(function: _F) -> _F:
-    """Compile ``function`` with numba (cached on disk), or leave it as Python."""
+    """Compile ``function`` with numba (cached on disk), or leave it as Python.
+
+    For the functions Python calls, and any that make arrays.
+    """
     if COMPILED:
         return numba.njit(cache=True)(function)  # type: ignore[return-value]
+    return function
+
+
+def helper(function: _F) -> _F:
+    """Compile a kernel's helper with numba without reference counting.
+
+    numba counts references to every array a compiled function is passed or
+    unpacks from a tuple: a call into its runtime (NRT) per array, on entry
+    and on exit, which optimisation keeps wherever the function branches.
+    A helper only reads and writes arrays its caller holds for the whole
+    call, so the counting is skipped (numba's ``_nrt`` option). It must not
+    make arrays, nor call numba's sorts or typed containers, which do. On
+    the fast arena's sweeps this takes about 40 % off the kernel's time
+    (see README, "Speed").
+    """
+    if COMPILED:
+        njit: Any = numba.njit  # (its stubs don't list the private option)
+        options = {"_nrt": False} if _COUNTING_OPTIONAL else {}
+        return njit(cache=True, **options)(function)  # type: ignore[no-any-return]
     return function

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from systems.broadphase import CROWD, LARGE_SPAN, PILE
-from systems.jit import kernel
+from systems.jit import helper, kernel
 
 __all__ = ["DONE", "FULL", "SPREAD", "grid_pairs", "group_by_row"]
 
@@ -37,19 +37,19 @@ DONE, FULL, SPREAD = 0, 1, 2
 # First and last column and row of the cells a box covers (broadphase._span).
 # Restated, not imported from systems.sweepkernel: numba's disk cache is
 # invalidated only by changes to the cached function's own file.
-@kernel
+@helper
 def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
     return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
 
 
 # Whether two boxes overlap or touch (broadphase._touch).
-@kernel
+@helper
 def _touch(boxes: Any, a: int, b: int) -> bool:
     return bool(boxes[a, 0] <= boxes[b, 0] + boxes[b, 2] and boxes[b, 0] <= boxes[a, 0] + boxes[a, 2]
                 and boxes[a, 1] <= boxes[b, 1] + boxes[b, 3] and boxes[b, 1] <= boxes[a, 1] + boxes[a, 3])
 
 
-@kernel
+@helper
 def _is_pile(boxes: Any, level: Any, rows: Any, size: float) -> bool:
     """Whether a cell's boxes make a pile (SpatialGrid._is_pile): more than
     CROWD boxes that are not level geometry, and all of them covering more
@@ -68,7 +68,7 @@ def _is_pile(boxes: Any, level: Any, rows: Any, size: float) -> bool:
 
 
 # Z-order (Morton) key of a cell of a fine lattice (broadphase._morton).
-@kernel
+@helper
 def _morton(x: int, y: int) -> int:
     key = 0
     for bit in range(16):
@@ -76,7 +76,7 @@ def _morton(x: int, y: int) -> int:
     return key
 
 
-@kernel
+@helper
 def _before(keys: Any, a: int, b: int) -> bool:
     """Whether row a of ``keys`` (Morton key, spread, entity) sorts before row b."""
     for column in range(3):
@@ -126,7 +126,7 @@ def _pile_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, 
     return count
 
 
-@kernel
+@helper
 def _emit(found: Any, count: int, a: int, b: int, rows: int) -> int:
     """Add the pair (a, b) as one sortable key; -1 once ``found`` is full."""
     if count < 0 or count >= found.shape[0]:
@@ -135,13 +135,13 @@ def _emit(found: Any, count: int, a: int, b: int, rows: int) -> int:
     return count + 1
 
 
-@kernel
+@helper
 def _apart(skip: Any, level: Any, a: int, b: int) -> bool:
     """Whether the grid never pairs a and b: both ``skip`` or both ``level``."""
     return bool((skip[a] and skip[b]) or (level[a] and level[b]))
 
 
-@kernel
+@helper
 def _cell_pairs(boxes: Any, skip: Any, level: Any, members: Any, cx: int, cy: int, size: float, found: Any,
                 count: int) -> int:
     """The pairs one cell reports: touching, not ``_apart``, and the top-left

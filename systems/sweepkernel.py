@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from systems.jit import COMPILED, ENABLED, MODE
+from systems.jit import helper as _helper
 from systems.jit import kernel as _kernel
 
 __all__ = ["COMPILED", "ENABLED", "MODE", "run_sweeps"]
@@ -64,12 +65,12 @@ STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED = 1, 2, 4, 8, 16
 
 # -- Python's min and max on two floats (the first wins a tie) -----------------
 
-@_kernel
+@_helper
 def _min(a: float, b: float) -> float:
     return b if b < a else a
 
 
-@_kernel
+@_helper
 def _max(a: float, b: float) -> float:
     return b if b > a else a
 
@@ -77,7 +78,7 @@ def _max(a: float, b: float) -> float:
 # -- geometry (systems.geometry, systems.sweep) ---------------------------------
 
 # Overlap of two intervals along one axis (systems.geometry.axis_overlap).
-@_kernel
+@_helper
 def _axis_overlap(a_low: float, a_length: float, b_low: float, b_length: float) -> float:
     low = a_low if a_low > b_low else b_low
     a_high, b_high = a_low + a_length, b_low + b_length
@@ -85,21 +86,21 @@ def _axis_overlap(a_low: float, a_length: float, b_low: float, b_length: float) 
 
 
 # Signed distance between facing sides (systems.geometry.directional_gap).
-@_kernel
+@_helper
 def _gap(a_low: float, a_length: float, b_low: float, b_length: float, sign: int) -> float:
     if sign > 0:
         return b_low - (a_low + a_length)
     return a_low - (b_low + b_length)
 
 
-@_kernel
+@_helper
 def _entry_fraction(gap_before: float, gap_now: float) -> float:
     if gap_before <= 0.0:
         return 0.0
     return gap_before / (gap_before - gap_now)
 
 
-@_kernel
+@_helper
 def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
                   tie: float) -> tuple[float, bool, int, float]:
     """Along one axis of a pair that overlaps now, what box_contact weighs:
@@ -123,7 +124,7 @@ def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
 
 # Minimum displacement vector along the axis the body came through
 # (Luke Godfrey, *Rectangle Collisions*; systems.geometry.box_contact).
-@_kernel
+@_helper
 def _box_contact(a: Any, b: Any, before_a: Any, before_b: Any, tie_x: float,
                  tie_y: float) -> tuple[bool, int, int, float, float, float]:
     """(overlapping, axis, sign, depth, entry, surface) pushing box a out of b."""
@@ -145,7 +146,7 @@ def _box_contact(a: Any, b: Any, before_a: Any, before_b: Any, tie_x: float,
     return True, axis, sign, -_gap(a[axis], a[axis + 2], b[axis], b[axis + 2], sign), entry, surface
 
 
-@_kernel
+@_helper
 def _slab(low: float, length: float, other_low: float, other_length: float,
           move: float) -> tuple[bool, float, float]:
     """(crosses, entry, exit) of one moving interval (systems.sweep._slab)."""
@@ -161,7 +162,7 @@ def _slab(low: float, length: float, other_low: float, other_length: float,
 
 # Slab test of a moving box against a box at rest (Sacred Software,
 # *Collisions, Part 1*; systems.sweep.sweep_boxes).
-@_kernel
+@_helper
 def _sweep_boxes(a: Any, b: Any, move_x: float, move_y: float) -> tuple[bool, float, int, float, float]:
     """(hit, time, axis, sign, surface) of box a moving by (move_x, move_y) px into box b."""
     if move_x == 0.0 and move_y == 0.0:
@@ -195,7 +196,7 @@ def _sweep_boxes(a: Any, b: Any, move_x: float, move_y: float) -> tuple[bool, fl
 
 # -- the body table -------------------------------------------------------------
 
-@_kernel
+@_helper
 def _box_at(body: Any, row: int, time: float) -> tuple[float, float, float, float]:
     """The row's box (px) at step fraction ``time`` on its path (Sweeper's _box_at)."""
     if time == 0.0:
@@ -207,7 +208,7 @@ def _box_at(body: Any, row: int, time: float) -> tuple[float, float, float, floa
 
 
 # Union of two AABBs (systems.geometry.union_box).
-@_kernel
+@_helper
 def _union(a: Any, b: Any) -> tuple[float, float, float, float]:
     left = a[0] if a[0] < b[0] else b[0]
     top = a[1] if a[1] < b[1] else b[1]
@@ -216,58 +217,67 @@ def _union(a: Any, b: Any) -> tuple[float, float, float, float]:
     return left, top, right - left, bottom - top
 
 
-@_kernel
+@_helper
 def _filed(body: Any, row: int) -> tuple[float, float, float, float]:
     return body[row, FILED_X], body[row, FILED_Y], body[row, FILED_W], body[row, FILED_H]
 
 
-@_kernel
+@_helper
 def _within(box: Any, outer: Any) -> bool:
     return bool(outer[0] <= box[0] and outer[1] <= box[1] and box[0] + box[2] <= outer[0] + outer[2]
         and box[1] + box[3] <= outer[1] + outer[3])
 
 
 # Counters and flags of one run (an int64 array): OVERFLOW is set when a
-# buffer is full (FULL_TABLE: the hash table of cells; the caller retries
-# with bigger ones), FROZEN the first row that reached the bound on impacts
+# buffer is full (FULL_TABLE: a hash table, of cells or of contacts; the
+# caller retries with bigger ones), FROZEN the first row that reached the bound on impacts
 # (-1 if none).
 OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS = range(13)
-COUNTERS = 13
+KEYED = 13  # keys in the contacts' hash table
+COUNTERS = 14
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 
 
-# -- the grid: cells in an open-addressing hash table, each a linked list ---------
-# (Metanet, *N Tutorial A*; the same cells and large-box list as
-# systems.broadphase.SpatialGrid, so a query finds the same bodies.)
+# -- hash tables keyed by two ints ------------------------------------------------
+# Open addressing with linear probing (Knuth, *The Art of Computer
+# Programming* vol. 3, 6.4), kept at most half full: a table is a tuple whose
+# first three arrays are the keys and the value, which is EMPTY in a slot
+# never used. The grid's cells and the contacts by pair are such tables.
 
-@_kernel
-def _slot(grid: Any, cx: int, cy: int, create: bool, status: Any) -> int:
-    """The hash slot of cell (cx, cy), made if ``create``; -1 if absent or full."""
-    cell_x, cell_y, head = grid[0], grid[1], grid[2]
-    mask = cell_x.shape[0] - 1
-    slot = ((cx * 73856093) ^ (cy * 19349663)) & mask
-    while head[slot] != EMPTY:
-        if cell_x[slot] == cx and cell_y[slot] == cy:
+@_helper
+def _slot(table: Any, x: int, y: int, create: bool, status: Any, counter: int) -> int:
+    """The slot of key (x, y), made with value -1 if ``create`` (counted in
+    ``status[counter]``); -1 if absent, or full (status[OVERFLOW] says so)."""
+    key_x, key_y, value = table[0], table[1], table[2]
+    mask = key_x.shape[0] - 1
+    slot = ((x * 73856093) ^ (y * 19349663)) & mask
+    while value[slot] != EMPTY:
+        if key_x[slot] == x and key_y[slot] == y:
             return int(slot)
         slot = (slot + 1) & mask
     if not create:
         return -1
-    if 2 * (status[OCCUPIED] + 1) > cell_x.shape[0]:
+    if 2 * (status[counter] + 1) > key_x.shape[0]:
         status[OVERFLOW] = FULL_TABLE
         return -1
-    cell_x[slot], cell_y[slot], head[slot] = cx, cy, -1
-    status[OCCUPIED] += 1
+    key_x[slot], key_y[slot], value[slot] = x, y, -1
+    status[counter] += 1
     return int(slot)
 
 
-@_kernel
+# -- the grid: cells in a hash table, each a linked list -------------------------
+# (Metanet, *N Tutorial A*; the same cells and large-box list as
+# systems.broadphase.SpatialGrid, so a query finds the same bodies.)
+
+
+@_helper
 def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
     """First and last column and row of the cells a box covers (broadphase._span)."""
     return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
 
 
-@_kernel
+@_helper
 def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) -> None:
     """File ``row`` under the cells of ``box`` it is not filed under yet, or
     in the list of large boxes (SpatialGrid.insert; a filed box only grows
@@ -290,7 +300,7 @@ def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) ->
         for cy in range(y0, y1 + 1):
             if old_x0 <= cx <= old_x1 and old_y0 <= cy <= old_y1:
                 continue  # filed there already
-            slot = _slot(grid, cx, cy, True, status)
+            slot = _slot(grid, cx, cy, True, status, OCCUPIED)
             entry = status[ENTRIES]
             if slot < 0:
                 return
@@ -302,7 +312,7 @@ def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) ->
     ints[row, SPAN_X0], ints[row, SPAN_Y0], ints[row, SPAN_X1], ints[row, SPAN_Y1] = x0, y0, x1, y1
 
 
-@_kernel
+@_helper
 def _collect(body: Any, marks: Any, out: Any, count: int, stamp: int, row: int, box: Any) -> int:
     """Add ``row`` to ``out`` if its filed box touches ``box`` and it is not there yet."""
     if marks[row] == stamp:
@@ -315,7 +325,7 @@ def _collect(body: Any, marks: Any, out: Any, count: int, stamp: int, row: int, 
     return count
 
 
-@_kernel
+@_helper
 def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any) -> int:
     """Rows whose filed boxes overlap or touch ``box``, ascending, written to
     ``out``; returns how many (SpatialGrid.query). Walks the box's cells or
@@ -328,7 +338,7 @@ def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any,
     if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) <= status[OCCUPIED]:
         for cx in range(x0, x1 + 1):
             for cy in range(y0, y1 + 1):
-                slot = _slot(grid, cx, cy, False, status)
+                slot = _slot(grid, cx, cy, False, status, OCCUPIED)
                 entry = head[slot] if slot >= 0 else -1
                 while entry >= 0:
                     count = _collect(body, marks, out, count, stamp, member[entry], box)
@@ -342,13 +352,41 @@ def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any,
                     entry = after[entry]
     for k in range(status[LARGES]):
         count = _collect(body, marks, out, count, stamp, large[k], box)
-    out[:count].sort()
+    _sort(out, count)
     return count
+
+
+# Heapsort (J. W. J. Williams, *Algorithm 232: Heapsort*): in place, so it
+# makes no array, unlike numba's sorts.
+@_helper
+def _sort(out: Any, count: int) -> None:
+    """Sort ``out[:count]`` ascending."""
+    for start in range(count // 2 - 1, -1, -1):
+        _sift_down(out, start, count)
+    for end in range(count - 1, 0, -1):
+        out[0], out[end] = out[end], out[0]
+        _sift_down(out, 0, end)
+
+
+@_helper
+def _sift_down(out: Any, k: int, count: int) -> None:
+    value = out[k]
+    while True:
+        child = 2 * k + 1
+        if child >= count:
+            break
+        if child + 1 < count and out[child + 1] > out[child]:
+            child += 1
+        if out[child] <= value:
+            break
+        out[k] = out[child]
+        k = child
+    out[k] = value
 
 
 # -- each body's broad-phase partners, in the order they were met --------------
 
-@_kernel
+@_helper
 def _link(links: Any, status: Any, row: int, other: int) -> None:
     """Append ``other`` to ``row``'s partners (Body.neighbours.append)."""
     first, last, member, after = links
@@ -365,7 +403,7 @@ def _link(links: Any, status: Any, row: int, other: int) -> None:
     status[LINKS] += 1
 
 
-@_kernel
+@_helper
 def _partners(links: Any, row: int, out: Any) -> int:
     """``row``'s partners written to ``out``; returns how many."""
     member, after = links[2], links[3]
@@ -377,7 +415,7 @@ def _partners(links: Any, row: int, out: Any) -> int:
     return count
 
 
-@_kernel
+@_helper
 def _knows(links: Any, row: int, other: int) -> bool:
     member, after = links[2], links[3]
     entry = links[0][row]
@@ -394,7 +432,7 @@ def _knows(links: Any, row: int, other: int) -> bool:
 # -surface, normal x, normal y; ``keys`` int columns: a, b, version of a,
 # version of b, and the heap (record indices) in the last column.
 
-@_kernel
+@_helper
 def _earlier(records: Any, keys: Any, i: int, j: int) -> bool:
     if records[i, 0] != records[j, 0]:
         return bool(records[i, 0] < records[j, 0])
@@ -407,7 +445,7 @@ def _earlier(records: Any, keys: Any, i: int, j: int) -> bool:
     return i < j
 
 
-@_kernel
+@_helper
 def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: int, version_a: int,
           version_b: int, nx: float, ny: float) -> None:
     records, keys = queue
@@ -429,7 +467,7 @@ def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: i
     keys[k, 4] = index
 
 
-@_kernel
+@_helper
 def _pop(queue: Any, status: Any) -> int:
     """The earliest record's index, taken off the heap."""
     records, keys = queue
@@ -455,13 +493,13 @@ def _pop(queue: Any, status: Any) -> int:
 
 # -- resolution (systems.resolution, systems.impulse) ---------------------------
 
-@_kernel
+@_helper
 def _bit(axis: int, sign: float) -> int:
     """Resolution's direction bit of ``axis`` toward ``sign``."""
     return 1 << (axis * 2 + (1 if sign > 0 else 0))
 
 
-@_kernel
+@_helper
 def _dominant(nx: float, ny: float) -> tuple[int, float]:
     """The normal's dominant axis (y at 45°) and its sign there."""
     axis = 0 if abs(nx) > abs(ny) else 1
@@ -469,7 +507,7 @@ def _dominant(nx: float, ny: float) -> tuple[int, float]:
     return axis, 1.0 if along > 0 else -1.0
 
 
-@_kernel
+@_helper
 def _velocity(body: Any, ints: Any, row: int) -> tuple[float, float]:
     """The row's own velocity (px/s); zero without Physics."""
     if ints[row, FLAGS] & PHYSICS:
@@ -477,7 +515,7 @@ def _velocity(body: Any, ints: Any, row: int) -> tuple[float, float]:
     return 0.0, 0.0
 
 
-@_kernel
+@_helper
 def _held_axis(body: Any, ints: Any, row: int, push: float, axis: int, velocity: float) -> bool:
     """One axis of Resolution.held_axes."""
     if push == 0.0:
@@ -490,7 +528,7 @@ def _held_axis(body: Any, ints: Any, row: int, push: float, axis: int, velocity:
     return bool(velocity * sign >= since - RESTING_SPEED)
 
 
-@_kernel
+@_helper
 def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_y: float) -> tuple[bool, bool]:
     """Resolution.held_axes."""
     if ints[row, FLAGS] & STATIC:
@@ -503,7 +541,7 @@ def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_
 
 # Impulse form of Luke Godfrey's *Rectangle Collisions* momentum exchange,
 # with Coulomb friction (Resolution.exchange, impulse.exchange_momentum).
-@_kernel
+@_helper
 def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a: Any, held_b: Any,
               rest_speed: float) -> None:
     physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
@@ -549,21 +587,24 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
         ints[b, FLAGS] |= TOUCHED
 
 
-@_kernel
+@_helper
 def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, ny: float, depth: float,
-            time: float, surface: float, box_a: Any, box_b: Any, rows: int) -> None:
+            time: float, surface: float, box_a: Any, box_b: Any) -> None:
     """One contact per pair and step, the first's normal, time, surface and
-    boxes, depths added up (Resolution.record)."""
+    boxes, depths added up (Resolution.record); ``index``: the contacts by
+    pair, a hash table."""
     values, pairs = contacts
-    key = a * rows + b
-    if key in index:
-        values[index[key], 2] += depth
+    slot = _slot(index, a, b, True, status, KEYED)
+    if slot < 0:
+        return
+    if index[2][slot] >= 0:
+        values[index[2][slot], 2] += depth
         return
     k = status[CONTACTS]
     if k >= values.shape[0]:
         status[OVERFLOW] = 1
         return
-    index[key] = k
+    index[2][slot] = k
     status[CONTACTS] += 1
     pairs[k, 0], pairs[k, 1] = a, b
     values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
@@ -571,7 +612,7 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
         values[k, 5 + i], values[k, 9 + i] = box_a[i], box_b[i]
 
 
-@_kernel
+@_helper
 def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int, b: int, nx: float, ny: float,
             pinned_a: bool, pinned_b: bool, depth: float, surface: float, time: float, rest_speed: float) -> None:
     """Exchange momentum, record the contact, and pin or support whoever was
@@ -580,7 +621,7 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
     held_b = _held_axes(body, ints, status, b, nx, ny)
     _exchange(body, ints, a, b, nx, ny, held_a, held_b, rest_speed)
     _record(contacts, index, status, a, b, nx, ny, depth, time, surface, _box_at(body, a, time),
-            _box_at(body, b, time), body.shape[0])
+            _box_at(body, b, time))
     vax, vay = _velocity(body, ints, a)
     vbx, vby = _velocity(body, ints, b)
     axis, sign = _dominant(nx, ny)
@@ -602,7 +643,7 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
 
 # -- the sweeps (systems.continuous.Sweeper) -----------------------------------
 
-@_kernel
+@_helper
 def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int, now: float,
               box_a: Any, box_b: Any) -> None:
     """Queue the first impact of rows a < b after step fraction ``now``, their
@@ -639,7 +680,7 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
     _push(queue, status, time, -surface, a, b, ints[a, VERSION], ints[b, VERSION], nx, ny)
 
 
-@_kernel
+@_helper
 def _candidates(body: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float, marks: Any,
                 out: Any) -> int:
     """CollisionSystem.candidates: the row's partners while ``box`` stays
@@ -655,7 +696,7 @@ def _candidates(body: Any, grid: Any, links: Any, status: Any, row: int, box: An
     return kept
 
 
-@_kernel
+@_helper
 def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, b: int, time: float, nx: float,
               ny: float, held_a: bool, held_b: bool, size: float, marks: Any, out: Any) -> bool:
     """Whether a body of the pair is pushed by one that holds still into a
@@ -678,7 +719,7 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
     return False
 
 
-@_kernel
+@_helper
 def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any, row: int, box: Any,
            size: float, marks: Any, out: Any) -> int:
     """CollisionSystem.widen: the row's candidates within ``box`` written to
@@ -721,7 +762,7 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
     return kept
 
 
-@_kernel
+@_helper
 def _remaining_bounds(body: Any, ints: Any, row: int) -> tuple[float, float, float, float]:
     """Sweeper's _remaining_bounds: the box over the rest of the path, kept
     until the path changes."""
@@ -732,7 +773,7 @@ def _remaining_bounds(body: Any, ints: Any, row: int) -> tuple[float, float, flo
     return body[row, BOUNDS_X], body[row, BOUNDS_Y], body[row, BOUNDS_W], body[row, BOUNDS_H]
 
 
-@_kernel
+@_helper
 def _resweep(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
              row: int, now: float, size: float, marks: Any, out: Any) -> None:
     """Schedule the impacts of a changed path with the row's neighbours whose
@@ -757,7 +798,7 @@ def _resweep(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
             _schedule(body, ints, status, queue, ties, other, row, now, theirs, mine)
 
 
-@_kernel
+@_helper
 def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
              row: int, old_x: float, old_y: float, time: float, max_subdivisions: int, size: float, marks: Any,
              out: Any) -> None:
@@ -776,7 +817,7 @@ def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
     _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
 
 
-@_kernel
+@_helper
 def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
            a: int, b: int, time: float, size: float, marks: Any, out: Any) -> None:
     """Sweeper._crush: the pair's body that is not STATIC stops, crushed."""
@@ -790,7 +831,7 @@ def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any,
             _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
 
 
-@_kernel
+@_helper
 def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
             contacts: Any, index: Any, a: int, b: int, time: float, nx: float, ny: float, surface: float,
             step: Any, marks: Any, out: Any) -> None:
@@ -842,8 +883,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, capacity:
 
     ``step``: dt (s), rest speed (px/s), max subdivisions, cell size (px);
     ``ties``: systems.geometry's table of tie directions. Buffers hold
-    ``capacity`` records each, the grid's hash table ``slots`` cells (a power
-    of two); when one fills up, ``status[OVERFLOW]`` is set and the run
+    ``capacity`` records each, the hash tables of cells and of contacts
+    ``slots`` slots each (a power of two); when one fills up, ``status[OVERFLOW]`` is set and the run
     stops: call again with fresh tables and larger buffers.
     Returns (status, contacts (values, rows), widened (boxes, rows), met
     pairs); see the column names above.
@@ -859,8 +900,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, capacity:
     queue = (np.empty((capacity, 4)), np.empty((capacity, 5), np.int64))
     contacts = (np.empty((capacity, 13)), np.empty((capacity, 2), np.int64))
     events = (np.empty((capacity, 4)), np.empty(capacity, np.int64), np.empty((capacity, 2), np.int64))
-    index = {0: 0}  # typed for numba: int -> int
-    index.pop(0)
+    index = (np.empty(slots, np.int64), np.empty(slots, np.int64), np.full(slots, EMPTY, np.int64))
     marks = np.zeros(rows, np.int64)
     out = np.empty(rows, np.int64)
     for row in range(rows):

@@ -240,3 +240,45 @@ def test_the_kernel_source_runs_as_plain_python_too(tmp_path: Path) -> None:
         outputs.append(done.stdout.splitlines())
     assert outputs[0][0] == "0 False" and outputs[1][0] == "python True"
     assert outputs[1][1:] == outputs[0][1:]
+
+
+def test_a_full_contact_table_is_retried_with_a_bigger_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three rows of four 4 px boxes, 1 px apart, neighbours closing at
+    # 2 × 60 px/s: each gap closes at t = 1 / 120 s, mid-step, so a step has
+    # six impacts and six contacts. A table of 8 slots is kept at most half
+    # full, so it holds 4 pairs: the fifth overflows, and the step must be
+    # run again with a bigger table, to the same result.
+    scene = {"bodies": [(x, y, 4.0, 4.0, v, 0.0, "solid", 1.0, 1.0, 0.0)
+                        for y in (100.0, 106.0, 112.0) for x, v in ((98.0, 60.0), (103.0, -60.0),
+                                                                     (108.0, 60.0), (113.0, -60.0))],
+             "subdivisions": 4, "steps": 1}
+    expected = build(scene, False)
+    expected.step(1 / 60)
+    statuses = []
+    real = sweepkernel.run_sweeps
+
+    def first_with_8_slots(*args):  # type: ignore[no-untyped-def]
+        status, contacts, events = real(*args[:-1], 8 if not statuses else args[-1])
+        statuses.append(status.copy())
+        return status, contacts, events
+
+    monkeypatch.setattr(sweepkernel, "run_sweeps", first_with_8_slots)
+    world = build(scene, True)
+    world.step(1 / 60)
+    assert len(statuses) == 2
+    assert statuses[0][sweepkernel.OVERFLOW] == sweepkernel.FULL_TABLE
+    assert statuses[0][sweepkernel.KEYED] == 4 and statuses[0][sweepkernel.OCCUPIED] <= 4
+    assert statuses[1][sweepkernel.OVERFLOW] == 0 and statuses[1][sweepkernel.CONTACTS] == 6
+    assert len(world.contacts) == 6
+    assert snapshot(world) == snapshot(expected)
+
+
+@given(st.lists(st.integers(-2**40, 2**40), max_size=200), st.integers(0, 200))
+def test_the_kernel_sorts_rows_in_place(values: list[int], count: int) -> None:
+    # Heapsort of the first ``count``; the rest of the buffer is left alone.
+    import numpy as np
+
+    count = min(count, len(values))
+    out = np.array(values, np.int64)
+    sweepkernel._sort(out, count)
+    assert out.tolist() == sorted(values[:count]) + values[count:]
