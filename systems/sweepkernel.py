@@ -416,39 +416,51 @@ def _partners(links: Any, row: int, out: Any) -> int:
 
 
 @_helper
-def _knows(links: Any, row: int, other: int) -> bool:
+def _mark_partners(links: Any, status: Any, row: int, marks: Any) -> int:
+    """Stamp ``row``'s partners in ``marks``; returns the stamp."""
+    status[STAMP] += 1
+    stamp = status[STAMP]
     member, after = links[2], links[3]
     entry = links[0][row]
     while entry >= 0:
-        if member[entry] == other:
-            return True
+        marks[member[entry]] = stamp
         entry = after[entry]
-    return False
+    return int(stamp)
 
 
 # -- the impact queue: a binary heap over records ---------------------------------
 # Ordered by (time, -surface, a, b, insertion order) as Sweeper's heap of
 # tuples with its tiebreak counter. ``records`` float columns: time,
 # -surface, normal x, normal y; ``keys`` int columns: a, b, version of a,
-# version of b, and the heap (record indices) in the last column.
+# version of b, and the heap (record indices) in the last column; ``ranks``
+# the time and -surface of the record at each place in the heap, so that
+# most comparisons read the heap itself rather than records all over.
 
 @_helper
-def _earlier(records: Any, keys: Any, i: int, j: int) -> bool:
-    if records[i, 0] != records[j, 0]:
-        return bool(records[i, 0] < records[j, 0])
-    if records[i, 1] != records[j, 1]:
-        return bool(records[i, 1] < records[j, 1])
-    if keys[i, 0] != keys[j, 0]:
-        return bool(keys[i, 0] < keys[j, 0])
-    if keys[i, 1] != keys[j, 1]:
-        return bool(keys[i, 1] < keys[j, 1])
-    return i < j
+def _before(keys: Any, time: float, neg_surface: float, index: int, other_time: float,
+            other_neg_surface: float, other: int) -> bool:
+    """Whether record ``index`` comes before record ``other`` in the queue."""
+    if time != other_time:
+        return time < other_time
+    if neg_surface != other_neg_surface:
+        return neg_surface < other_neg_surface
+    if keys[index, 0] != keys[other, 0]:
+        return bool(keys[index, 0] < keys[other, 0])
+    if keys[index, 1] != keys[other, 1]:
+        return bool(keys[index, 1] < keys[other, 1])
+    return index < other
+
+
+@_helper
+def _place(keys: Any, ranks: Any, k: int, time: float, neg_surface: float, index: int) -> None:
+    """Put record ``index`` at place k of the heap."""
+    ranks[k, 0], ranks[k, 1], keys[k, 4] = time, neg_surface, index
 
 
 @_helper
 def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: int, version_a: int,
           version_b: int, nx: float, ny: float) -> None:
-    records, keys = queue
+    records, keys, ranks = queue
     index = status[RECORDS]
     if index >= records.shape[0]:
         status[OVERFLOW] = 1
@@ -460,34 +472,35 @@ def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: i
     status[HEAP] += 1
     while k > 0:
         parent = (k - 1) >> 1
-        if not _earlier(records, keys, index, keys[parent, 4]):
+        if not _before(keys, time, neg_surface, index, ranks[parent, 0], ranks[parent, 1], keys[parent, 4]):
             break
-        keys[k, 4] = keys[parent, 4]
+        _place(keys, ranks, k, ranks[parent, 0], ranks[parent, 1], keys[parent, 4])
         k = parent
-    keys[k, 4] = index
+    _place(keys, ranks, k, time, neg_surface, index)
 
 
 @_helper
 def _pop(queue: Any, status: Any) -> int:
     """The earliest record's index, taken off the heap."""
-    records, keys = queue
+    keys, ranks = queue[1], queue[2]
     top = keys[0, 4]
     status[HEAP] -= 1
     n = status[HEAP]
-    last = keys[n, 4]
+    time, neg_surface, last = ranks[n, 0], ranks[n, 1], keys[n, 4]
     if n:
         k = 0
         while True:
             child = 2 * k + 1
             if child >= n:
                 break
-            if child + 1 < n and _earlier(records, keys, keys[child + 1, 4], keys[child, 4]):
+            if child + 1 < n and _before(keys, ranks[child + 1, 0], ranks[child + 1, 1], keys[child + 1, 4],
+                                         ranks[child, 0], ranks[child, 1], keys[child, 4]):
                 child += 1
-            if not _earlier(records, keys, keys[child, 4], last):
+            if not _before(keys, ranks[child, 0], ranks[child, 1], keys[child, 4], time, neg_surface, last):
                 break
-            keys[k, 4] = keys[child, 4]
+            _place(keys, ranks, k, ranks[child, 0], ranks[child, 1], keys[child, 4])
             k = child
-        keys[k, 4] = last
+        _place(keys, ranks, k, time, neg_surface, last)
     return int(top)
 
 
@@ -741,6 +754,7 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
     boxes[k, 0], boxes[k, 1], boxes[k, 2], boxes[k, 3] = wider
     status[WIDENED] += 1
     count = _query(body, grid, status, box, size, marks, out)
+    known = _mark_partners(links, status, row, marks)  # (the query is done with marks)
     static = ints[row, FLAGS] & STATIC
     kept = 0
     for j in range(count):
@@ -749,7 +763,7 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
             continue
         out[kept] = other
         kept += 1
-        if _knows(links, row, other):
+        if marks[other] == known:
             continue
         _link(links, status, row, other)
         _link(links, status, other, row)
@@ -897,7 +911,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, capacity:
             np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(rows, np.int64))
     links = (np.full(rows, -1, np.int64), np.full(rows, -1, np.int64), np.empty(capacity, np.int64),
              np.empty(capacity, np.int64))
-    queue = (np.empty((capacity, 4)), np.empty((capacity, 5), np.int64))
+    queue = (np.empty((capacity, 4)), np.empty((capacity, 5), np.int64), np.empty((capacity, 2)))
     contacts = (np.empty((capacity, 13)), np.empty((capacity, 2), np.int64))
     events = (np.empty((capacity, 4)), np.empty(capacity, np.int64), np.empty((capacity, 2), np.int64))
     index = (np.empty(slots, np.int64), np.empty(slots, np.int64), np.full(slots, EMPTY, np.int64))
@@ -912,7 +926,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, capacity:
         a, b = pairs[k, 0], pairs[k, 1]
         if (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
             _schedule(body, ints, status, queue, ties, a, b, 0.0, _box_at(body, a, 0.0), _box_at(body, b, 0.0))
-    records, keys = queue
+    records, keys = queue[0], queue[1]
     while status[HEAP] and not status[OVERFLOW]:
         k = _pop(queue, status)
         a, b = keys[k, 0], keys[k, 1]
