@@ -17,6 +17,7 @@ import itertools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pygame import Vector2
 
@@ -80,7 +81,7 @@ class Sweeper:
             raise ValueError(f"max_subdivisions must be >= 1, got {max_subdivisions!r}")
         self.max_subdivisions = max_subdivisions
         self.compiled = True
-        self._sizes = (0, 0)  # the compiled kernel's buffers, as large as a step has needed
+        self._buffers: tuple[Any, ...] | None = None  # the compiled kernel's, as large as a step has needed
         self._warned = False
 
     def run(self, collision: CollisionSystem, state: Resolution, dt: float, carried: bool = False) -> None:
@@ -91,8 +92,8 @@ class Sweeper:
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see CollisionSystem.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         if self.compiled and covers(collision, state, carried):
-            self.swept = sweep_compiled(collision, state, dt, self.max_subdivisions, self._sizes)
-            self._sizes = self.swept.sizes  # met: self.swept.met(), made only when asked for
+            self.swept = sweep_compiled(collision, state, dt, self.max_subdivisions, self._buffers)
+            self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
             if self.swept.frozen is not None:
                 self._warn_frozen(self.swept.frozen)
             return

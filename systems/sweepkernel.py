@@ -32,7 +32,7 @@ from systems.jit import COMPILED, ENABLED, MODE
 from systems.jit import helper as _helper
 from systems.jit import kernel as _kernel
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "run_sweeps"]
+__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "make_buffers", "run_sweeps"]
 
 
 TOUCH_EPSILON = 1e-7  # systems.geometry
@@ -890,23 +890,16 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
              marks, out)
 
 
-@_kernel
-def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, capacity: int, slots: int) -> Any:
-    """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
-    impacts in time order (Sweeper.run), updating ``body`` and ``ints``.
+def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
+    """Work buffers for ``run_sweeps``, made once and kept from step to step:
+    ``capacity`` records, filings, links, contacts and events each, hash
+    tables of ``slots`` slots (a power of two), ``rows`` table rows at most.
 
-    ``step``: dt (s), rest speed (px/s), max subdivisions, cell size (px);
-    ``ties``: systems.geometry's table of tie directions. Buffers hold
-    ``capacity`` records each, the hash tables of cells and of contacts
-    ``slots`` slots each (a power of two); when one fills up, ``status[OVERFLOW]`` is set and the run
-    stops: call again with fresh tables and larger buffers.
-    Returns (status, contacts (values, rows), widened (boxes, rows), met
-    pairs); see the column names above.
+    Box2D v3 keeps its step's scratch memory the same way (its arena
+    allocator): arrays made afresh each step are fresh pages to the system,
+    and each 4 KiB page first touched costs a page fault (over a thousand a
+    step at N=10,000, measured, in the old kernel's own allocations).
     """
-    rows = body.shape[0]
-    status = np.zeros(COUNTERS, np.int64)
-    status[FROZEN] = -1
-    size = step[3]
     grid = (np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.full(slots, EMPTY, np.int64),
             np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(rows, np.int64))
     links = (np.full(rows, -1, np.int64), np.full(rows, -1, np.int64), np.empty(capacity, np.int64),
@@ -914,9 +907,40 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, capacity:
     queue = (np.empty((capacity, 4)), np.empty((capacity, 5), np.int64), np.empty((capacity, 2)))
     contacts = (np.empty((capacity, 13)), np.empty((capacity, 2), np.int64))
     events = (np.empty((capacity, 4)), np.empty(capacity, np.int64), np.empty((capacity, 2), np.int64))
-    index = (np.empty(slots, np.int64), np.empty(slots, np.int64), np.full(slots, EMPTY, np.int64))
-    marks = np.zeros(rows, np.int64)
-    out = np.empty(rows, np.int64)
+    index = (np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.full(slots, EMPTY, np.int64))
+    return grid, links, queue, contacts, events, index, np.zeros(rows, np.int64), np.empty(rows, np.int64)
+
+
+def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
+    """(capacity, slots, rows) of ``make_buffers``' buffers."""
+    grid, marks = buffers[0], buffers[6]
+    return int(grid[3].shape[0]), int(grid[0].shape[0]), int(marks.shape[0])
+
+
+@_kernel
+def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: Any) -> Any:
+    """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
+    impacts in time order (Sweeper.run), updating ``body`` and ``ints``.
+
+    ``step``: dt (s), rest speed (px/s), max subdivisions, cell size (px);
+    ``ties``: systems.geometry's table of tie directions; ``buffers``: from
+    ``make_buffers``, for at least as many rows as ``body`` has. When a
+    buffer or hash table fills up, ``status[OVERFLOW]`` is set and the run
+    stops: call again with fresh tables and larger buffers.
+    Returns (status, contacts (values, rows), widened (boxes, rows), met
+    pairs), the last three in ``buffers``; see the column names above.
+    """
+    grid, links, queue, contacts, events, index, marks, out = buffers
+    rows = body.shape[0]
+    status = np.zeros(COUNTERS, np.int64)
+    status[FROZEN] = -1
+    size = step[3]
+    # What a run reads before writing: the hash tables' slots, each row's links and marks.
+    grid[2][:] = EMPTY
+    index[2][:] = EMPTY
+    links[0][:rows] = -1
+    links[1][:rows] = -1
+    marks[:rows] = 0
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)
     for k in range(pairs.shape[0]):

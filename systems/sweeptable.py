@@ -13,7 +13,7 @@ a step is one the kernel computes; the Sweeper runs the others.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pygame import Vector2
@@ -53,8 +53,8 @@ class Swept:
     """What the compiled sweep stage hands on.
 
     ``frozen``: the first entity that reached the bound on impacts, or
-    None; ``sizes``: the kernel's buffer and hash-table sizes that sufficed
-    (start the next step's from them); ``met_rows``: the pairs first met on
+    None; ``buffers``: the kernel's work buffers, large enough for this
+    step (the next step's run reuses them); ``met_rows``: the pairs first met on
     changed paths, as rows of ``entities`` (``met()`` gives them as
     entities, a < b). For push-out, tested over arrays: ``overlapping``,
     the pairs of the broad phase and met ones whose boxes now overlap by
@@ -65,7 +65,7 @@ class Swept:
     """
 
     frozen: int | None
-    sizes: tuple[int, int]
+    buffers: tuple[Any, ...]
     met_rows: np.ndarray
     entities: np.ndarray
     overlapping: list[tuple[int, int]]
@@ -77,34 +77,38 @@ class Swept:
 
 
 def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max_subdivisions: int,
-                   sizes: tuple[int, int]) -> Swept:
-    """Run the sweep stage through the kernel (``sizes``: the buffer sizes
-    to start from, as last returned)."""
+                   buffers: tuple[Any, ...] | None) -> Swept:
+    """Run the sweep stage through the kernel (``buffers``: the kernel's
+    work buffers as last returned, or None)."""
     step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
     arrays, table, ints = _gather(collision)
     pairs = collision.pair_rows()
-    capacity = max(sizes[0], 2 * len(pairs) + 64)
-    slots = max(sizes[1], 1 << (4 * len(table) + 64).bit_length())  # a power of two
+    capacity, slots, rows = k.buffer_sizes(buffers) if buffers is not None else (0, 0, 0)
+    needed = (max(capacity, 2 * len(pairs) + 64), max(slots, 1 << (4 * len(table) + 64).bit_length()),
+              max(rows, len(table)))  # (slots: a power of two)
     while True:
-        status, contacts, events = k.run_sweeps(table, ints, pairs, _TIES, step, capacity, slots)
+        if buffers is None or needed != (capacity, slots, rows):
+            buffers = k.make_buffers(*needed)
+            capacity, slots, rows = needed
+        status, contacts, events = k.run_sweeps(table, ints, pairs, _TIES, step, buffers)
         if not status[k.OVERFLOW]:
             break
         # Rare: what overflowed is doubled, and kept for later steps; the
         # tables the run changed are gathered anew.
         if status[k.OVERFLOW] == k.FULL_TABLE:
-            slots *= 2
+            needed = (capacity, 2 * slots, rows)
         else:
-            capacity *= 2
+            needed = (2 * capacity, slots, rows)
         arrays, table, ints = _gather(collision)
     entities = collision.columns.entities
     moved, ends = _scatter(collision, table, ints, state)
     _record(entities, contacts, int(status[k.CONTACTS]), state)
-    met = events[2][:int(status[k.MET])]
+    met = events[2][:int(status[k.MET])].copy()  # (the buffers are the next step's)
     _widen(collision, table, events[1][:int(status[k.WIDENED])], met)
     frozen = None if status[k.FROZEN] < 0 else int(entities[status[k.FROZEN]])
     # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
     overlapping, links = _push_candidates(arrays, table, ints, moved, ends, pairs, met, entities)
-    return Swept(frozen, (capacity, slots), met, entities, overlapping, links)
+    return Swept(frozen, buffers, met, entities, overlapping, links)
 
 
 def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]:

@@ -258,7 +258,11 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one(monkeypatch: pytest.M
     real = sweepkernel.run_sweeps
 
     def first_with_8_slots(*args):  # type: ignore[no-untyped-def]
-        status, contacts, events = real(*args[:-1], 8 if not statuses else args[-1])
+        buffers = args[-1]
+        if not statuses:
+            capacity, _, rows = sweepkernel.buffer_sizes(buffers)
+            buffers = sweepkernel.make_buffers(capacity, 8, rows)
+        status, contacts, events = real(*args[:-1], buffers)
         statuses.append(status.copy())
         return status, contacts, events
 
