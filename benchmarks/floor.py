@@ -82,16 +82,14 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     step = np.array([DT, 0.0, 32.0, collision.grid.cell_size])
     pairs, ties = collision.pair_rows(), np.array(TIES)
 
-    sizes = [2 * len(pairs) + 64, 1 << (4 * len(table) + 64).bit_length()]  # as sweeptable starts
-    buffers = sweepkernel.make_buffers(*sizes, len(table))
+    buffers = sweepkernel.buffers_for(None, len(pairs), len(table))
 
     def sweep() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         body, flags = table.copy(), ints.copy()
         status, _, _ = sweepkernel.run_sweeps(body, flags, pairs, ties, step, buffers)
         return status, body, flags
     while (status := sweep()[0])[sweepkernel.OVERFLOW]:  # buffers that suffice, found before timing
-        sizes[int(status[sweepkernel.OVERFLOW] == sweepkernel.FULL_TABLE)] *= 2
-        buffers = sweepkernel.make_buffers(*sizes, len(table))
+        buffers = sweepkernel.buffers_for(buffers, len(pairs), len(table), int(status[sweepkernel.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
     _, body, flags = sweep()
     moved = np.flatnonzero(flags[:, sweepkernel.VERSION])

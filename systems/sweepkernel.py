@@ -32,7 +32,7 @@ from systems.jit import COMPILED, ENABLED, MODE
 from systems.jit import helper as _helper
 from systems.jit import kernel as _kernel
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "make_buffers", "run_sweeps"]
+__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "buffers_for", "make_buffers", "run_sweeps"]
 
 
 TOUCH_EPSILON = 1e-7  # systems.geometry
@@ -233,8 +233,7 @@ def _within(box: Any, outer: Any) -> bool:
 # caller retries with bigger ones), FROZEN the first row that reached the bound on impacts
 # (-1 if none).
 OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS = range(13)
-KEYED = 13  # keys in the contacts' hash table
-COUNTERS = 14
+COUNTERS = 13
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 
@@ -607,18 +606,17 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
     boxes, depths added up (Resolution.record); ``index``: the contacts by
     pair, a hash table."""
     values, pairs = contacts
-    slot = _slot(index, a, b, True, status, KEYED)
+    slot = _slot(index, a, b, True, status, CONTACTS)  # (a new pair counts one more contact)
     if slot < 0:
         return
     if index[2][slot] >= 0:
         values[index[2][slot], 2] += depth
         return
-    k = status[CONTACTS]
+    k = status[CONTACTS] - 1
     if k >= values.shape[0]:
         status[OVERFLOW] = 1
         return
     index[2][slot] = k
-    status[CONTACTS] += 1
     pairs[k, 0], pairs[k, 1] = a, b
     values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
     for i in range(4):
@@ -900,21 +898,38 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     and each 4 KiB page first touched costs a page fault (over a thousand a
     step at N=10,000, measured, in the old kernel's own allocations).
     """
-    grid = (np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.full(slots, EMPTY, np.int64),
-            np.empty(capacity, np.int64), np.empty(capacity, np.int64), np.empty(rows, np.int64))
-    links = (np.full(rows, -1, np.int64), np.full(rows, -1, np.int64), np.empty(capacity, np.int64),
-             np.empty(capacity, np.int64))
-    queue = (np.empty((capacity, 4)), np.empty((capacity, 5), np.int64), np.empty((capacity, 2)))
-    contacts = (np.empty((capacity, 13)), np.empty((capacity, 2), np.int64))
-    events = (np.empty((capacity, 4)), np.empty(capacity, np.int64), np.empty((capacity, 2), np.int64))
-    index = (np.zeros(slots, np.int64), np.zeros(slots, np.int64), np.full(slots, EMPTY, np.int64))
-    return grid, links, queue, contacts, events, index, np.zeros(rows, np.int64), np.empty(rows, np.int64)
+
+    def int_array(*shape: int) -> np.ndarray:
+        return np.empty(shape, np.int64)
+
+    grid = (int_array(slots), int_array(slots), int_array(slots), int_array(capacity), int_array(capacity),
+            int_array(rows))
+    links = (int_array(rows), int_array(rows), int_array(capacity), int_array(capacity))
+    queue = (np.empty((capacity, 4)), int_array(capacity, 5), np.empty((capacity, 2)))
+    contacts = (np.empty((capacity, 13)), int_array(capacity, 2))
+    events = (np.empty((capacity, 4)), int_array(capacity), int_array(capacity, 2))
+    index = (int_array(slots), int_array(slots), int_array(slots))
+    return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows)  # (run_sweeps sets them up)
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
     """(capacity, slots, rows) of ``make_buffers``' buffers."""
     grid, marks = buffers[0], buffers[6]
     return int(grid[3].shape[0]), int(grid[0].shape[0]), int(marks.shape[0])
+
+
+def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow: int = 0) -> tuple[Any, ...]:
+    """Buffers for a run over ``rows`` table rows and ``pairs`` pairs:
+    ``buffers`` if they suffice, else larger ones. ``overflow``: the last
+    run's ``status[OVERFLOW]``, whose buffers (FULL_TABLE: hash tables)
+    are then doubled."""
+    sizes = buffer_sizes(buffers) if buffers is not None else (0, 0, 0)
+    capacity, slots, have = sizes
+    if overflow:
+        slots, capacity = (2 * slots, capacity) if overflow == FULL_TABLE else (slots, 2 * capacity)
+    needed = (max(capacity, 2 * pairs + 64), max(slots, 1 << (4 * rows + 64).bit_length()),  # (a power of two)
+              max(have, rows))
+    return buffers if buffers is not None and needed == sizes else make_buffers(*needed)
 
 
 @_kernel
@@ -935,11 +950,10 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
     size = step[3]
-    # What a run reads before writing: the hash tables' slots, each row's links and marks.
+    # What a run reads before writing: the hash tables' slots, each row's first link and its mark.
     grid[2][:] = EMPTY
     index[2][:] = EMPTY
     links[0][:rows] = -1
-    links[1][:rows] = -1
     marks[:rows] = 0
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)

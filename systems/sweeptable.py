@@ -83,22 +83,14 @@ def sweep_compiled(collision: CollisionSystem, state: Resolution, dt: float, max
     step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
     arrays, table, ints = _gather(collision)
     pairs = collision.pair_rows()
-    capacity, slots, rows = k.buffer_sizes(buffers) if buffers is not None else (0, 0, 0)
-    needed = (max(capacity, 2 * len(pairs) + 64), max(slots, 1 << (4 * len(table) + 64).bit_length()),
-              max(rows, len(table)))  # (slots: a power of two)
+    buffers = k.buffers_for(buffers, len(pairs), len(table))
     while True:
-        if buffers is None or needed != (capacity, slots, rows):
-            buffers = k.make_buffers(*needed)
-            capacity, slots, rows = needed
         status, contacts, events = k.run_sweeps(table, ints, pairs, _TIES, step, buffers)
         if not status[k.OVERFLOW]:
             break
         # Rare: what overflowed is doubled, and kept for later steps; the
         # tables the run changed are gathered anew.
-        if status[k.OVERFLOW] == k.FULL_TABLE:
-            needed = (capacity, 2 * slots, rows)
-        else:
-            needed = (2 * capacity, slots, rows)
+        buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[k.OVERFLOW]))
         arrays, table, ints = _gather(collision)
     entities = collision.columns.entities
     moved, ends = _scatter(collision, table, ints, state)

@@ -271,7 +271,7 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one(monkeypatch: pytest.M
     world.step(1 / 60)
     assert len(statuses) == 2
     assert statuses[0][sweepkernel.OVERFLOW] == sweepkernel.FULL_TABLE
-    assert statuses[0][sweepkernel.KEYED] == 4 and statuses[0][sweepkernel.OCCUPIED] <= 4
+    assert statuses[0][sweepkernel.CONTACTS] == 4 and statuses[0][sweepkernel.OCCUPIED] <= 4
     assert statuses[1][sweepkernel.OVERFLOW] == 0 and statuses[1][sweepkernel.CONTACTS] == 6
     assert len(world.contacts) == 6
     assert snapshot(world) == snapshot(expected)
