@@ -8,7 +8,10 @@ interleaved with ours so the machine's load hits both alike; compare the
 ratios within one run, never absolute times across runs. For each speed and
 N it prints our ms/step (swept, the default pipeline) and pymunk's, the
 ratio, µs per body, bodies escaped from the arena (ours / pymunk), and our
-time per system and stage (``World.timings``, ms/step).
+time per system and stage (``World.timings``, ms/step). Each engine is
+timed after one warm-up step and ``ecs.freeze_loaded``, as a ``Game`` runs a
+scene (without it, the cycle collector's full passes over numba's objects
+add about 55 ms every few steps of a busy scene: see ``ecs.memory``).
 
     pip install -e .[bench]
     python -m benchmarks.arena                          # N = 200 … 16,000 at 200 and 3,000 px/s
@@ -20,7 +23,6 @@ time per system and stage (``World.timings``, ms/step).
 from __future__ import annotations
 
 import argparse
-import gc
 import math
 import random
 import time
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from components import Collider, ColliderType, Physics, Transform
-from ecs import World
+from ecs import World, freeze_loaded
 
 if TYPE_CHECKING:
     import pymunk
@@ -122,9 +124,10 @@ def run_ours(scene: Scene, steps: int, **world_options: object) -> Result:
 
 def time_steps(world: World, steps: int) -> tuple[float, dict[str, float]]:
     """ms per step over ``steps`` steps of 1/60 s (after one step that warms
-    the caches), and ms per step in each of STAGES."""
+    the caches, then ``freeze_loaded`` as ``Game`` calls it after a scene's
+    first step), and ms per step in each of STAGES."""
     world.step(DT)
-    gc.collect()
+    freeze_loaded()
     stages = dict.fromkeys(STAGES, 0.0)
     start = time.perf_counter()
     for _ in range(steps):
@@ -160,9 +163,9 @@ def run_pymunk(scene: Scene, steps: int) -> Result:
 
 def time_space(space: pymunk.Space, steps: int) -> float:
     """ms per step of a pymunk space over ``steps`` steps of 1/60 s (after
-    one warm-up step)."""
+    one warm-up step and ``freeze_loaded``, as for ours)."""
     space.step(DT)
-    gc.collect()
+    freeze_loaded()
     start = time.perf_counter()
     for _ in range(steps):
         space.step(DT)

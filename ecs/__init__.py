@@ -11,6 +11,7 @@ from ecs.autoplay import Autoplay
 from ecs.game import Game
 from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
+from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
 from ecs.tiled import MapObject, TileMap, load_map
 from ecs.timestep import FixedTimestep
@@ -52,6 +53,7 @@ __all__ = [
     "System",
     "TileMap",
     "World",
+    "freeze_loaded",
     "load_image",
     "load_map",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable
@@ -10,6 +11,7 @@ import pygame
 
 from components import Transform
 from ecs.input import Input
+from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
 from ecs.timestep import FixedTimestep
 from ecs.world import World
@@ -39,6 +41,14 @@ class Game:
     screenshots). ``debug_key`` (F1) toggles the debug overlay; ``debug``
     starts it shown. ``clock`` (seconds, monotonic) can be replaced, e.g. by
     a fake in tests.
+
+    At the end of the frame in which a scene pushed or swapped in takes its
+    first step (a loading point: the scene is built and the compiled
+    kernels are loaded), the Game collects garbage and freezes what is
+    alive (``ecs.freeze_loaded``), so the collector's full passes during
+    play walk only what was made since (without it, about 55 ms every few
+    steps of a busy scene).
+    ``freeze_on_enter=False`` leaves the collector alone; ``close`` unfreezes.
     """
 
     def __init__(
@@ -56,6 +66,7 @@ class Game:
         clock: Callable[[], float] | None = None,
         debug: bool = False,
         debug_key: int = pygame.K_F1,
+        freeze_on_enter: bool = True,
     ) -> None:
         if world is not None and scene is not None:
             raise ValueError("give Game a world or a scene, not both")
@@ -81,6 +92,10 @@ class Game:
         self.fps = 0.0
         self.target_fps = fps
         self._last: float | None = None
+        self.freeze_on_enter = freeze_on_enter
+        self._entered = False  # a scene came to the top and hasn't stepped yet
+        self._loaded = False  # one has stepped for the first time this frame
+        self._froze = False
         self.push(scene if scene is not None else Scene(world))
         self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
         self.debug_key = debug_key
@@ -147,6 +162,7 @@ class Game:
         if self.scenes and cover:
             self.scenes[-1].pause()
         self.scenes.append(scene)
+        self._entered = True
         scene._game = self
         scene.camera.size.update(self.screen.get_size())
         self._hand_input_to(scene)
@@ -201,6 +217,10 @@ class Game:
             self._draw(alpha, timings)
         self.frame_timings = timings
         self.frames += 1
+        if self._loaded and self.freeze_on_enter:  # once the frame is done with the scenes it replaced
+            freeze_loaded()
+            self._froze = True
+        self._loaded = False
         return steps
 
     def _step(self, timings: dict[str, float]) -> None:
@@ -214,6 +234,7 @@ class Game:
         scene.input.end_step()
         for name, ms in scene.world.timings.items():
             timings[name] = timings.get(name, 0.0) + ms
+        self._loaded, self._entered = self._loaded or self._entered, False
         pending, self._pending = self._pending, []
         for change in pending:
             change()
@@ -277,5 +298,9 @@ class Game:
         self.running = False
 
     def close(self) -> None:
-        """Close the window (after ``run`` returns); the scenes' Worlds are left intact."""
+        """Close the window (after ``run`` returns) and unfreeze what the Game
+        froze; the scenes' Worlds are left intact."""
         pygame.display.quit()
+        if self._froze:
+            gc.unfreeze()
+            self._froze = False

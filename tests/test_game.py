@@ -1,10 +1,13 @@
 """Game: quitting, drawing once per frame between physics states, input, overlay."""
 
+import gc
+import weakref
+
 import pygame
 import pytest
 
 from components import Collider, Physics, Sprite, Transform
-from ecs import Game, Input, World
+from ecs import Game, Input, Scene, World
 
 STEP = 1 / 60
 
@@ -168,4 +171,43 @@ def test_triangles_are_drawn_as_the_half_box_they_collide_with(shape, filled, em
     game.frame(0.0)
     # The overlay outlines the hypotenuse, which passes through the box's centre.
     assert game.screen.get_at((20, 20))[:3] == COLORS[ColliderType.STATIC][:3]
+    game.close()
+
+
+class _Level(Scene):
+    """A scene that holds a reference cycle, as a scene subscribing its own
+    method to its World does (World -> handler -> scene -> World)."""
+
+    def enter(self):
+        self.world.create_entity(Transform((0, 0)), Collider((8, 8)), Physics(velocity=(60, 0)))
+        self.world.on_collision(self.hit)
+
+    def hit(self, a, b):
+        pass
+
+
+def test_a_scene_is_frozen_after_its_first_step_and_freed_once_replaced():
+    game = Game(scene=_Level(), size=(120, 60), headless=True)
+    first = game.scene
+    transform = first.world.get_component(Transform)[0][1]
+    assert any(o is transform for o in gc.get_objects())  # tracked by the collector, not frozen yet
+    game.frame(STEP)
+    # After the scene's first step, what was loaded is out of the collector's sight...
+    assert gc.get_freeze_count() > 0
+    assert not any(o is transform for o in gc.get_objects())
+    gone = weakref.ref(first)
+    del first, transform
+    game.replace(_Level())
+    game.frame(STEP)
+    # ...but a scene dropped since is a cycle the next freeze collects: it doesn't leak.
+    assert gone() is None
+    game.close()
+    assert gc.get_freeze_count() == 0
+
+
+def test_freeze_on_enter_false_leaves_the_collector_alone():
+    gc.unfreeze()
+    game = Game(scene=_Level(), size=(120, 60), headless=True, freeze_on_enter=False)
+    game.frame(STEP)
+    assert gc.get_freeze_count() == 0
     game.close()
