@@ -24,11 +24,11 @@ def freeze_loaded() -> None:
 
     Call it at a loading point, where a pause of a few tens of ms is
     acceptable: after a level is built and its first step taken (which
-    loads the compiled kernels). ``Game`` calls it at the end of the frame in
-    which a scene it pushed or swapped in takes its first step. Frozen objects are still freed by
-    reference counting as usual; only reference cycles among them wait, until
-    the next call, which unfreezes everything before collecting. So a World
-    dropped in between is freed then.
+    loads the compiled kernels). ``Game`` calls it at the end of the frame
+    in which a scene it pushed or swapped in takes its first step. Frozen
+    objects are still freed by reference counting as usual; only reference
+    cycles among them wait, until the next call, which unfreezes everything
+    before collecting. So a World dropped in between is freed then.
     """
     gc.unfreeze()
     gc.collect()

@@ -182,7 +182,7 @@ class _Level(Scene):
         self.world.create_entity(Transform((0, 0)), Collider((8, 8)), Physics(velocity=(60, 0)))
         self.world.on_collision(self.hit)
 
-    def hit(self, a, b):
+    def hit(self, contact):
         pass
 
 
