@@ -106,8 +106,9 @@ class Result:
     stages: dict[str, float] = field(default_factory=dict)
 
 
-def run_ours(scene: Scene, steps: int, **world_options: object) -> Result:
-    """ms/step, escaped bodies and stage times for this framework."""
+def build_world(scene: Scene, **world_options: object) -> tuple[World, list[Transform]]:
+    """The scene as a World (its walls STATIC, its boxes SOLID with
+    elasticity 1), and the boxes' Transforms."""
     world = World(**world_options)  # type: ignore[arg-type]
     for x, y, w, h in wall_boxes(scene.side):
         world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
@@ -116,6 +117,12 @@ def run_ours(scene: Scene, steps: int, **world_options: object) -> Result:
         transform = Transform(corner)
         transforms.append(transform)
         world.create_entity(transform, Collider((BOX, BOX)), Physics(velocity, elasticity=1.0))
+    return world, transforms
+
+
+def run_ours(scene: Scene, steps: int, **world_options: object) -> Result:
+    """ms/step, escaped bodies and stage times for this framework."""
+    world, transforms = build_world(scene, **world_options)
     ms, stages = time_steps(world, steps)
     centres = [(t.position.x + BOX / 2, t.position.y + BOX / 2) for t in transforms]
     world.close()

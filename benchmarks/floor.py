@@ -25,8 +25,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from benchmarks.arena import BOX, DT, make_scene, run_ours, run_pymunk, wall_boxes
-from components import Collider, ColliderType, Physics, Transform
+from benchmarks.arena import DT, build_world, make_scene, run_ours, run_pymunk
+from components import ColliderType
 from ecs import World
 from systems import sweepkernel, sweeptable
 from systems.bodytable import read_arrays
@@ -54,12 +54,7 @@ def best_ms(run: Callable[[], object], repeats: int) -> float:
 def arena_world(count: int) -> World:
     """The arena at 200 px/s, stepped three times, then moved and collided
     once more: the sweeps are next."""
-    scene = make_scene(count, 200.0)
-    world = World()
-    for x, y, w, h in wall_boxes(scene.side):
-        world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
-    for corner, velocity in zip(scene.corners, scene.velocities):
-        world.create_entity(Transform(corner), Collider((BOX, BOX)), Physics(velocity, elasticity=1.0))
+    world, _ = build_world(make_scene(count, 200.0))
     for _ in range(3):
         world.step(DT)
     world.movement.process(DT)
@@ -92,11 +87,9 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
         buffers = sweepkernel.buffers_for(buffers, len(pairs), len(table), int(status[sweepkernel.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
     _, body, flags = sweep()
-    moved = np.flatnonzero(flags[:, sweepkernel.VERSION])
+    moved, ends = sweeptable._ends(body, flags)
     transforms = [collision.columns.transforms[row] for row in moved.tolist()]
     physics = [collision.columns.physics[row] for row in moved.tolist()]
-    ends = body[moved, sweepkernel.ORIGIN_X:sweepkernel.ORIGIN_Y + 1] + body[
-        moved, sweepkernel.MOTION_X:sweepkernel.MOTION_Y + 1] * (1.0 - body[moved, sweepkernel.START])[:, None]
     positions = ends.tolist()
     velocities = body[moved, sweepkernel.VEL_X:sweepkernel.VEL_Y + 1].tolist()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import esper
 import numpy as np
@@ -141,8 +141,7 @@ class CollisionSystem(esper.Processor):
             if any(not _level(body) for body in changed):
                 self._classify()  # a type changed in place: no longer level geometry
         else:
-            self._sources = sources
-            kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+            kinds = self._rebuild_from(sources)
         self.bodies.restart(self._rows)
         return kinds
 
@@ -308,9 +307,8 @@ class CollisionSystem(esper.Processor):
         between steps); pairs are left as they were."""
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
-            self._sources = sources
             self._pair_source, self._partners, self._met_source = None, None, np.zeros((0, 2), np.int64)
-            kinds = self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+            kinds = self._rebuild_from(sources)
             self.bodies.restart(self._rows)
             self.kinds, self.layered, self.one_way = kinds, bool(kinds & LAYERED), bool(kinds & ONE_WAY)
 
@@ -393,6 +391,12 @@ class CollisionSystem(esper.Processor):
         self.grid.insert_many(self.columns.entities[rows].tolist(), filed[rows], [])
         self._filed, self._swept = filed, None
         self.grid.snapshot(self.columns.entities, filed)
+
+    def _rebuild_from(self, sources: tuple[list[Any], list[Any]]) -> int:
+        """``_rebuild`` from esper's lists of (Transform, Collider) and of
+        Physics, kept to tell when they change; returns the kind bits."""
+        self._sources = sources
+        return self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
 
     def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
                  physics_of: dict[int, Physics]) -> int:

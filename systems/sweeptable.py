@@ -143,9 +143,7 @@ def _scatter(collision: CollisionSystem, table: np.ndarray, ints: np.ndarray,
         physics = columns.physics[row]
         assert physics is not None  # only bodies with Physics change velocity
         physics.velocity.update(vx, vy)
-    moved = np.flatnonzero(ints[:, k.VERSION])
-    ends = table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
-        1.0 - table[moved, k.START])[:, None]  # Path.at(1.0)
+    moved, ends = _ends(table, ints)
     for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), ends[:, 0].tolist(),
                                ends[:, 1].tolist()):
         transform.position.update(x, y)
@@ -160,6 +158,15 @@ def _scatter(collision: CollisionSystem, table: np.ndarray, ints: np.ndarray,
                 state.supported[(int(entities[row]), 1 << index)] = float(table[row, k.SUPPORT + index])
     state.crushed.update(entities[np.flatnonzero(flags & k.CRUSHED)].tolist())
     return moved, ends
+
+
+def _ends(table: np.ndarray, ints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows the sweeps moved (their paths changed) and where each ends
+    up (px, (m, 2)): Path.at(1.0), with its float operations."""
+    moved = np.flatnonzero(ints[:, k.VERSION])
+    start = table[moved, k.START]
+    return moved, table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
+        1.0 - start)[:, None]
 
 
 def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved: np.ndarray, ends: np.ndarray,
