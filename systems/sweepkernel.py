@@ -32,7 +32,7 @@ from systems.jit import COMPILED, ENABLED, MODE
 from systems.jit import helper as _helper
 from systems.jit import kernel as _kernel
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "buffers_for", "make_buffers", "run_sweeps"]
+__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "buffers_for", "make_buffers", "overlapping", "run_sweeps"]
 
 
 TOUCH_EPSILON = 1e-7  # systems.geometry
@@ -599,11 +599,26 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
         ints[b, FLAGS] |= TOUCHED
 
 
+# Midpoint of the touching faces of two boxes (narrowphase.contact_point).
+@_helper
+def _contact_point(box_a: Any, box_b: Any, nx: float, ny: float) -> tuple[float, float]:
+    """A point (px) where boxes a and b touch along the axis-aligned normal (a->b)."""
+    axis = 0 if nx != 0.0 else 1
+    other = 1 - axis
+    toward = nx if axis == 0 else ny
+    face_a = box_a[axis] + (box_a[axis + 2] if toward > 0 else 0.0)
+    face_b = box_b[axis] + (0.0 if toward > 0 else box_b[axis + 2])
+    low = _max(box_a[other], box_b[other])
+    high = _min(box_a[other] + box_a[other + 2], box_b[other] + box_b[other + 2])
+    across, along = (face_a + face_b) / 2, (low + high) / 2
+    return (across, along) if axis == 0 else (along, across)
+
+
 @_helper
 def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, ny: float, depth: float,
             time: float, surface: float, box_a: Any, box_b: Any) -> None:
     """One contact per pair and step, the first's normal, time, surface and
-    boxes, depths added up (Resolution.record); ``index``: the contacts by
+    point, depths added up (Resolution.record); ``index``: the contacts by
     pair, a hash table."""
     values, pairs = contacts
     slot = _slot(index, a, b, True, status, CONTACTS)  # (a new pair counts one more contact)
@@ -619,8 +634,7 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
     index[2][slot] = k
     pairs[k, 0], pairs[k, 1] = a, b
     values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
-    for i in range(4):
-        values[k, 5 + i], values[k, 9 + i] = box_a[i], box_b[i]
+    values[k, 5], values[k, 6] = _contact_point(box_a, box_b, nx, ny)
 
 
 @_helper
@@ -888,6 +902,18 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
              marks, out)
 
 
+@_kernel
+def overlapping(boxes: Any, pairs: Any, margin: float) -> Any:
+    """Whether each of ``pairs`` (rows of ``boxes``: x, y, width, height px)
+    overlaps by more than ``margin`` px on both axes (a bool array)."""
+    out = np.zeros(pairs.shape[0], np.bool_)
+    for k in range(pairs.shape[0]):
+        a, b = pairs[k, 0], pairs[k, 1]
+        out[k] = (_axis_overlap(boxes[a, 0], boxes[a, 2], boxes[b, 0], boxes[b, 2]) > margin
+                  and _axis_overlap(boxes[a, 1], boxes[a, 3], boxes[b, 1], boxes[b, 3]) > margin)
+    return out
+
+
 def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     """Work buffers for ``run_sweeps``, made once and kept from step to step:
     ``capacity`` records, filings, links, contacts and events each, hash
@@ -906,7 +932,7 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
             int_array(rows))
     links = (int_array(rows), int_array(rows), int_array(capacity), int_array(capacity))
     queue = (np.empty((capacity, 4)), int_array(capacity, 5), np.empty((capacity, 2)))
-    contacts = (np.empty((capacity, 13)), int_array(capacity, 2))
+    contacts = (np.empty((capacity, 7)), int_array(capacity, 2))
     events = (np.empty((capacity, 4)), int_array(capacity), int_array(capacity, 2))
     index = (int_array(slots), int_array(slots), int_array(slots))
     return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows)  # (run_sweeps sets them up)

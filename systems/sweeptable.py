@@ -181,21 +181,10 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
     before = table[:, k.BEFORE_X:k.HEIGHT + 1]
     static = (ints[:, k.FLAGS] & k.STATIC) != 0
     candidates = np.concatenate((pairs, met.reshape(-1, 2)))
-    near = _overlap_more_than(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
+    near = k.overlapping(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
     movers = ~(static[pairs[:, 0]] | static[pairs[:, 1]])
-    inside = _overlap_more_than(before, pairs, RESOLVE_SLOP) & movers
+    inside = k.overlapping(before, pairs, RESOLVE_SLOP) & movers
     return list(entity_pairs(entities, candidates[near])), list(entity_pairs(entities, pairs[inside]))
-
-
-def _overlap_more_than(boxes: np.ndarray, pairs: np.ndarray, margin: float) -> np.ndarray:
-    """Whether each pair's boxes overlap by more than ``margin`` px on both
-    axes (geometry.axis_overlap: min of the highs less max of the lows)."""
-    a, b = boxes[pairs[:, 0]], boxes[pairs[:, 1]]
-    both = np.ones(pairs.shape[0], bool)
-    for axis in (0, 1):
-        high = np.minimum(a[:, axis] + a[:, axis + 2], b[:, axis] + b[:, axis + 2])
-        both &= high - np.maximum(a[:, axis], b[:, axis]) > margin
-    return both
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
@@ -203,10 +192,9 @@ def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count
     Resolution, in the order recorded."""
     values, pairs = contacts
     columns = [values[:count, column].tolist() for column in range(values.shape[1])]
-    for first, second, nx, ny, depth, time, surface, ax, ay, aw, ah, bx, by, bw, bh in zip(
-            *entities[pairs[:count]].T.tolist(), *columns):
-        state.resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, None, time,
-                                                  surface, ((ax, ay, aw, ah), _BOX, (bx, by, bw, bh), _BOX))
+    for first, second, nx, ny, depth, time, surface, px, py in zip(*entities[pairs[:count]].T.tolist(), *columns):
+        state.resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, Vector2(px, py),
+                                                  time, surface)
 
 
 def _widen(collision: CollisionSystem, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:

@@ -286,3 +286,31 @@ def test_the_kernel_sorts_rows_in_place(values: list[int], count: int) -> None:
     out = np.array(values, np.int64)
     sweepkernel._sort(out, count)
     assert out.tolist() == sorted(values[:count]) + values[count:]
+
+
+@given(st.lists(st.tuples(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 50), st.floats(0, 50)),
+                min_size=2, max_size=12),
+       st.sampled_from([0.0, 1e-7, 0.01, 0.5]))
+def test_overlapping_pairs_are_those_overlapping_by_more_than_the_margin(boxes: list, margin: float) -> None:
+    # Two intervals [a, a + w] and [b, b + v] overlap by min(a + w, b + v) - max(a, b) (px);
+    # a pair counts when that is more than ``margin`` on both axes.
+    import numpy as np
+
+    pairs = [(i, j) for i in range(len(boxes)) for j in range(len(boxes)) if i != j]
+    found = sweepkernel.overlapping(np.array(boxes), np.array(pairs, np.int64).reshape(-1, 2), margin)
+
+    def overlap(a: tuple, b: tuple, axis: int) -> float:
+        return min(a[axis] + a[axis + 2], b[axis] + b[axis + 2]) - max(a[axis], b[axis])
+
+    assert found.tolist() == [overlap(boxes[i], boxes[j], 0) > margin and overlap(boxes[i], boxes[j], 1) > margin
+                              for i, j in pairs]
+
+
+def test_boxes_side_by_side_overlap_only_by_what_they_share() -> None:
+    # 10 px boxes 9.5 px apart share 0.5 px along x and all 10 px along y.
+    import numpy as np
+
+    boxes = np.array([[0.0, 0.0, 10.0, 10.0], [9.5, 0.0, 10.0, 10.0]])
+    pairs = np.array([[0, 1]], np.int64)
+    assert sweepkernel.overlapping(boxes, pairs, 0.4).tolist() == [True]
+    assert sweepkernel.overlapping(boxes, pairs, 0.5).tolist() == [False]
