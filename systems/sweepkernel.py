@@ -326,9 +326,9 @@ def _collect(body: Any, marks: Any, out: Any, count: int, stamp: int, row: int, 
 
 @_helper
 def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any) -> int:
-    """Rows whose filed boxes overlap or touch ``box``, ascending, written to
-    ``out``; returns how many (SpatialGrid.query). Walks the box's cells or
-    the occupied ones, whichever are fewer."""
+    """Rows whose filed boxes overlap or touch ``box``, in no set order,
+    written to ``out``; returns how many (SpatialGrid.query, unsorted).
+    Walks the box's cells or the occupied ones, whichever are fewer."""
     status[STAMP] += 1
     stamp = status[STAMP]
     cell_x, cell_y, head, member, after, large = grid
@@ -351,7 +351,6 @@ def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any,
                     entry = after[entry]
     for k in range(status[LARGES]):
         count = _collect(body, marks, out, count, stamp, large[k], box)
-    _sort(out, count)
     return count
 
 
@@ -768,15 +767,22 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
     count = _query(body, grid, status, box, size, marks, out)
     known = _mark_partners(links, status, row, marks)  # (the query is done with marks)
     static = ints[row, FLAGS] & STATIC
-    kept = 0
+    kept, new = 0, 0
     for j in range(count):
         other = out[j]
         if other == row or (static and ints[other, FLAGS] & STATIC):
             continue
         out[kept] = other
+        if marks[other] != known:  # met anew: moved to the front
+            out[kept], out[new] = out[new], other
+            new += 1
         kept += 1
-        if marks[other] == known:
-            continue
+    # Only the rows met anew are sorted: the grid's query lists them ascending, and they are linked
+    # and logged in that order. (The impacts are queued in the same order whatever order the rest
+    # are scheduled in: the queue orders records by time, surface and rows.)
+    _sort(out, new)
+    for j in range(new):
+        other = out[j]
         _link(links, status, row, other)
         _link(links, status, other, row)
         m = status[MET]
