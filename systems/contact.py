@@ -26,8 +26,9 @@ class Contact:
     which they met (0 for overlaps pushed apart); ``surface`` (px) is the
     length of the touching faces, 0 where a round shape touches.
 
-    ``point`` is worked out from ``shapes`` (the two shapes as they touched)
-    when first read, as most contacts' points never are.
+    Unless it is given, ``point`` is worked out from ``shapes`` (the two
+    shapes as they touched) when first read, as most contacts' points never
+    are.
     """
 
     __slots__ = ("a", "b", "normal", "depth", "trigger", "time", "surface", "_point", "_shapes")

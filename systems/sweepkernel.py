@@ -618,7 +618,8 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
             time: float, surface: float, box_a: Any, box_b: Any) -> None:
     """One contact per pair and step, the first's normal, time, surface and
     point, depths added up (Resolution.record); ``index``: the contacts by
-    pair, a hash table."""
+    pair, a hash table. ``values`` columns: normal x and y, depth (px),
+    time, surface (px), point x and y (px)."""
     values, pairs = contacts
     slot = _slot(index, a, b, True, status, CONTACTS)  # (a new pair counts one more contact)
     if slot < 0:
@@ -778,8 +779,9 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
             new += 1
         kept += 1
     # Only the rows met anew are sorted: the grid's query lists them ascending, and they are linked
-    # and logged in that order. (The impacts are queued in the same order whatever order the rest
-    # are scheduled in: the queue orders records by time, surface and rows.)
+    # and logged in that order. The order of the rest does not matter: the queue orders records by
+    # time, surface and rows, and by insertion only between records of one pair, which a re-sweep
+    # schedules once.
     _sort(out, new)
     for j in range(new):
         other = out[j]
@@ -908,6 +910,7 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
              marks, out)
 
 
+# Overlap of two boxes along both axes (systems.geometry.axis_overlap).
 @_kernel
 def overlapping(boxes: Any, pairs: Any, margin: float) -> Any:
     """Whether each of ``pairs`` (rows of ``boxes``: x, y, width, height px)

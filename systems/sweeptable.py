@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pygame import Vector2
 
-from components import Shape
 from systems import sweepkernel as k
 from systems.bodytable import Arrays, entity_pairs, read_arrays
 from systems.collision import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
@@ -31,7 +30,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Swept", "covers", "sweep_compiled"]
 
-_BOX = Shape.BOX
 _TIES = np.array(TIES)
 
 
