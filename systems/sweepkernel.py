@@ -32,7 +32,8 @@ from systems.jit import COMPILED, ENABLED, MODE
 from systems.jit import helper as _helper
 from systems.jit import kernel as _kernel
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "buffers_for", "make_buffers", "overlapping", "run_sweeps"]
+__all__ = ["COMPILED", "ENABLED", "MODE", "aligned_table", "buffer_sizes", "buffers_for", "make_buffers", "overlapping",
+           "run_sweeps"]
 
 
 TOUCH_EPSILON = 1e-7  # systems.geometry
@@ -45,21 +46,24 @@ LARGE_SPAN = 32  # systems.broadphase
 # step (px), FILED_* the box the broad phase filed it under (widened when a
 # changed path leaves it), ORIGIN/START/MOTION its path (Sweeper's Path),
 # BOUNDS_* the path's kept bounds, SUPPORT_* the speeds of Resolution's
-# ``supported`` by direction bit.
-BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, OFFSET_X, OFFSET_Y = 0, 1, 2, 3, 4, 5
-VEL_X, VEL_Y, INV_MASS, ELASTICITY, FRICTION = 6, 7, 8, 9, 10
-FILED_X, FILED_Y, FILED_W, FILED_H = 11, 12, 13, 14
-ORIGIN_X, ORIGIN_Y, START, MOTION_X, MOTION_Y = 15, 16, 17, 18, 19
-BOUNDS_X, BOUNDS_Y, BOUNDS_W, BOUNDS_H = 20, 21, 22, 23
+# ``supported`` by direction bit. A row is 32 floats, four 64-byte cache lines
+# (the table is made with its rows on line boundaries, ``aligned_table``), laid
+# out by what is read together: a neighbour is first tested by its filed box
+# or bounds (the first line), and only a near one by its path (the second).
+FILED_X, FILED_Y, FILED_W, FILED_H = 0, 1, 2, 3
+BOUNDS_X, BOUNDS_Y, BOUNDS_W, BOUNDS_H = 4, 5, 6, 7
+ORIGIN_X, ORIGIN_Y, START, MOTION_X, MOTION_Y, OFFSET_X, OFFSET_Y, INV_MASS = 8, 9, 10, 11, 12, 13, 14, 15
+BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, VEL_X, VEL_Y, ELASTICITY, FRICTION = 16, 17, 18, 19, 20, 21, 22, 23
 SUPPORT = 24  # four columns, one per direction bit index
-FLOAT_COLUMNS = 28
+FLOAT_COLUMNS = 32
 
 # Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
 # SUPPORTED direction bits, BOUNDS_VERSION, ENTITY id, LARGE (filed in the
-# list of large boxes), SPAN_* the cells it is filed under.
+# list of large boxes), SPAN_* the cells it is filed under; 16 a row, two
+# cache lines.
 FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
 SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1 = 8, 9, 10, 11
-INT_COLUMNS = 12
+INT_COLUMNS = 16
 STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED = 1, 2, 4, 8, 16
 
 
@@ -240,34 +244,36 @@ FULL_TABLE = 2
 
 # -- hash tables keyed by two ints ------------------------------------------------
 # Open addressing with linear probing (Knuth, *The Art of Computer
-# Programming* vol. 3, 6.4), kept at most half full: a table is a tuple whose
-# first three arrays are the keys and the value, which is EMPTY in a slot
-# never used. The grid's cells and the contacts by pair are such tables.
+# Programming* vol. 3, 6.4), kept at most half full: a table is an array of
+# slots whose three columns are the keys and the value, which is EMPTY in a
+# slot never used (a slot's keys and value side by side, read together).
+# The grid's cells and the contacts by pair are such tables.
 
 @_helper
 def _slot(table: Any, x: int, y: int, create: bool, status: Any, counter: int) -> int:
     """The slot of key (x, y), made with value -1 if ``create`` (counted in
     ``status[counter]``); -1 if absent, or full (status[OVERFLOW] says so)."""
-    key_x, key_y, value = table[0], table[1], table[2]
-    mask = key_x.shape[0] - 1
+    mask = table.shape[0] - 1
     slot = ((x * 73856093) ^ (y * 19349663)) & mask
-    while value[slot] != EMPTY:
-        if key_x[slot] == x and key_y[slot] == y:
+    while table[slot, 2] != EMPTY:
+        if table[slot, 0] == x and table[slot, 1] == y:
             return int(slot)
         slot = (slot + 1) & mask
     if not create:
         return -1
-    if 2 * (status[counter] + 1) > key_x.shape[0]:
+    if 2 * (status[counter] + 1) > table.shape[0]:
         status[OVERFLOW] = FULL_TABLE
         return -1
-    key_x[slot], key_y[slot], value[slot] = x, y, -1
+    table[slot, 0], table[slot, 1], table[slot, 2] = x, y, -1
     status[counter] += 1
     return int(slot)
 
 
 # -- the grid: cells in a hash table, each a linked list -------------------------
 # (Metanet, *N Tutorial A*; the same cells and large-box list as
-# systems.broadphase.SpatialGrid, so a query finds the same bodies.)
+# systems.broadphase.SpatialGrid, so a query finds the same bodies.) ``grid``
+# holds the cells, whose values are each list's first entry, the entries
+# (row, next entry or -1) and the rows filed as large boxes.
 
 
 @_helper
@@ -285,7 +291,7 @@ def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) ->
         return
     x0, y0, x1, y1 = _span(box[0], box[1], box[2], box[3], size)
     if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > LARGE_SPAN:
-        large = grid[5]
+        large = grid[2]
         if status[LARGES] >= large.shape[0]:
             status[OVERFLOW] = 1
             return
@@ -294,19 +300,19 @@ def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) ->
         ints[row, LARGE] = 1
         return
     old_x0, old_y0, old_x1, old_y1 = ints[row, SPAN_X0], ints[row, SPAN_Y0], ints[row, SPAN_X1], ints[row, SPAN_Y1]
-    head, member, after = grid[2], grid[3], grid[4]
+    cells, entries = grid[0], grid[1]
     for cx in range(x0, x1 + 1):
         for cy in range(y0, y1 + 1):
             if old_x0 <= cx <= old_x1 and old_y0 <= cy <= old_y1:
                 continue  # filed there already
-            slot = _slot(grid, cx, cy, True, status, OCCUPIED)
+            slot = _slot(cells, cx, cy, True, status, OCCUPIED)
             entry = status[ENTRIES]
             if slot < 0:
                 return
-            if entry >= member.shape[0]:
+            if entry >= entries.shape[0]:
                 status[OVERFLOW] = 1
                 return
-            member[entry], after[entry], head[slot] = row, head[slot], entry
+            entries[entry, 0], entries[entry, 1], cells[slot, 2] = row, cells[slot, 2], entry
             status[ENTRIES] += 1
     ints[row, SPAN_X0], ints[row, SPAN_Y0], ints[row, SPAN_X1], ints[row, SPAN_Y1] = x0, y0, x1, y1
 
@@ -331,24 +337,24 @@ def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any,
     Walks the box's cells or the occupied ones, whichever are fewer."""
     status[STAMP] += 1
     stamp = status[STAMP]
-    cell_x, cell_y, head, member, after, large = grid
+    cells, entries, large = grid
     x0, y0, x1, y1 = _span(box[0], box[1], box[2], box[3], size)
     count = 0
     if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) <= status[OCCUPIED]:
         for cx in range(x0, x1 + 1):
             for cy in range(y0, y1 + 1):
-                slot = _slot(grid, cx, cy, False, status, OCCUPIED)
-                entry = head[slot] if slot >= 0 else -1
+                slot = _slot(cells, cx, cy, False, status, OCCUPIED)
+                entry = cells[slot, 2] if slot >= 0 else -1
                 while entry >= 0:
-                    count = _collect(body, marks, out, count, stamp, member[entry], box)
-                    entry = after[entry]
+                    count = _collect(body, marks, out, count, stamp, entries[entry, 0], box)
+                    entry = entries[entry, 1]
     else:
-        for slot in range(cell_x.shape[0]):
-            if head[slot] != EMPTY and x0 <= cell_x[slot] <= x1 and y0 <= cell_y[slot] <= y1:
-                entry = head[slot]
+        for slot in range(cells.shape[0]):
+            if cells[slot, 2] != EMPTY and x0 <= cells[slot, 0] <= x1 and y0 <= cells[slot, 1] <= y1:
+                entry = cells[slot, 2]
                 while entry >= 0:
-                    count = _collect(body, marks, out, count, stamp, member[entry], box)
-                    entry = after[entry]
+                    count = _collect(body, marks, out, count, stamp, entries[entry, 0], box)
+                    entry = entries[entry, 1]
     for k in range(status[LARGES]):
         count = _collect(body, marks, out, count, stamp, large[k], box)
     return count
@@ -383,33 +389,35 @@ def _sift_down(out: Any, k: int, count: int) -> None:
 
 
 # -- each body's broad-phase partners, in the order they were met --------------
+# ``links`` holds each row's first and last entry (-1 for none) and the
+# entries (partner row, next entry or -1).
 
 @_helper
 def _link(links: Any, status: Any, row: int, other: int) -> None:
     """Append ``other`` to ``row``'s partners (Body.neighbours.append)."""
-    first, last, member, after = links
+    ends, entries = links
     entry = status[LINKS]
-    if entry >= member.shape[0]:
+    if entry >= entries.shape[0]:
         status[OVERFLOW] = 1
         return
-    member[entry], after[entry] = other, -1
-    if first[row] < 0:
-        first[row] = entry
+    entries[entry, 0], entries[entry, 1] = other, -1
+    if ends[row, 0] < 0:
+        ends[row, 0] = entry
     else:
-        after[last[row]] = entry
-    last[row] = entry
+        entries[ends[row, 1], 1] = entry
+    ends[row, 1] = entry
     status[LINKS] += 1
 
 
 @_helper
 def _partners(links: Any, row: int, out: Any) -> int:
     """``row``'s partners written to ``out``; returns how many."""
-    member, after = links[2], links[3]
-    entry, count = links[0][row], 0
+    ends, entries = links
+    entry, count = ends[row, 0], 0
     while entry >= 0:
-        out[count] = member[entry]
+        out[count] = entries[entry, 0]
         count += 1
-        entry = after[entry]
+        entry = entries[entry, 1]
     return count
 
 
@@ -418,11 +426,11 @@ def _mark_partners(links: Any, status: Any, row: int, marks: Any) -> int:
     """Stamp ``row``'s partners in ``marks``; returns the stamp."""
     status[STAMP] += 1
     stamp = status[STAMP]
-    member, after = links[2], links[3]
-    entry = links[0][row]
+    ends, entries = links
+    entry = ends[row, 0]
     while entry >= 0:
-        marks[member[entry]] = stamp
-        entry = after[entry]
+        marks[entries[entry, 0]] = stamp
+        entry = entries[entry, 1]
     return int(stamp)
 
 
@@ -430,9 +438,9 @@ def _mark_partners(links: Any, status: Any, row: int, marks: Any) -> int:
 # Ordered by (time, -surface, a, b, insertion order) as Sweeper's heap of
 # tuples with its tiebreak counter. ``records`` float columns: time,
 # -surface, normal x, normal y; ``keys`` int columns: a, b, version of a,
-# version of b, and the heap (record indices) in the last column; ``ranks``
-# the time and -surface of the record at each place in the heap, so that
-# most comparisons read the heap itself rather than records all over.
+# version of b. ``heap`` holds the record at each place in the heap and
+# ``ranks`` its time and -surface, so that most comparisons read the heap
+# itself, a place's two children side by side, rather than records all over.
 
 @_helper
 def _before(keys: Any, time: float, neg_surface: float, index: int, other_time: float,
@@ -450,15 +458,15 @@ def _before(keys: Any, time: float, neg_surface: float, index: int, other_time: 
 
 
 @_helper
-def _place(keys: Any, ranks: Any, k: int, time: float, neg_surface: float, index: int) -> None:
+def _place(heap: Any, ranks: Any, k: int, time: float, neg_surface: float, index: int) -> None:
     """Put record ``index`` at place k of the heap."""
-    ranks[k, 0], ranks[k, 1], keys[k, 4] = time, neg_surface, index
+    ranks[k, 0], ranks[k, 1], heap[k] = time, neg_surface, index
 
 
 @_helper
 def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: int, version_a: int,
           version_b: int, nx: float, ny: float) -> None:
-    records, keys, ranks = queue
+    records, keys, ranks, heap = queue
     index = status[RECORDS]
     if index >= records.shape[0]:
         status[OVERFLOW] = 1
@@ -470,35 +478,42 @@ def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: i
     status[HEAP] += 1
     while k > 0:
         parent = (k - 1) >> 1
-        if not _before(keys, time, neg_surface, index, ranks[parent, 0], ranks[parent, 1], keys[parent, 4]):
+        if not _before(keys, time, neg_surface, index, ranks[parent, 0], ranks[parent, 1], heap[parent]):
             break
-        _place(keys, ranks, k, ranks[parent, 0], ranks[parent, 1], keys[parent, 4])
+        _place(heap, ranks, k, ranks[parent, 0], ranks[parent, 1], heap[parent])
         k = parent
-    _place(keys, ranks, k, time, neg_surface, index)
+    _place(heap, ranks, k, time, neg_surface, index)
 
 
+# Pops move the hole left at the top down to a leaf along the earlier child, then the heap's last
+# record up from there (R. W. Floyd, *Algorithm 245: Treesort 3*): one comparison a level instead of
+# two, as the last record, taken from the bottom, mostly belongs near it. The keys order every
+# record, so the pops come out in the same order however the heap is kept.
 @_helper
 def _pop(queue: Any, status: Any) -> int:
     """The earliest record's index, taken off the heap."""
-    keys, ranks = queue[1], queue[2]
-    top = keys[0, 4]
+    keys, ranks, heap = queue[1], queue[2], queue[3]
+    top = heap[0]
     status[HEAP] -= 1
     n = status[HEAP]
-    time, neg_surface, last = ranks[n, 0], ranks[n, 1], keys[n, 4]
     if n:
+        time, neg_surface, last = ranks[n, 0], ranks[n, 1], heap[n]
         k = 0
-        while True:
-            child = 2 * k + 1
-            if child >= n:
-                break
-            if child + 1 < n and _before(keys, ranks[child + 1, 0], ranks[child + 1, 1], keys[child + 1, 4],
-                                         ranks[child, 0], ranks[child, 1], keys[child, 4]):
+        child = 1
+        while child < n:
+            if child + 1 < n and _before(keys, ranks[child + 1, 0], ranks[child + 1, 1], heap[child + 1],
+                                         ranks[child, 0], ranks[child, 1], heap[child]):
                 child += 1
-            if not _before(keys, ranks[child, 0], ranks[child, 1], keys[child, 4], time, neg_surface, last):
-                break
-            _place(keys, ranks, k, ranks[child, 0], ranks[child, 1], keys[child, 4])
+            _place(heap, ranks, k, ranks[child, 0], ranks[child, 1], heap[child])
             k = child
-        _place(keys, ranks, k, time, neg_surface, last)
+            child = 2 * k + 1
+        while k > 0:
+            parent = (k - 1) >> 1
+            if not _before(keys, time, neg_surface, last, ranks[parent, 0], ranks[parent, 1], heap[parent]):
+                break
+            _place(heap, ranks, k, ranks[parent, 0], ranks[parent, 1], heap[parent])
+            k = parent
+        _place(heap, ranks, k, time, neg_surface, last)
     return int(top)
 
 
@@ -624,14 +639,14 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
     slot = _slot(index, a, b, True, status, CONTACTS)  # (a new pair counts one more contact)
     if slot < 0:
         return
-    if index[2][slot] >= 0:
-        values[index[2][slot], 2] += depth
+    if index[slot, 2] >= 0:
+        values[index[slot, 2], 2] += depth
         return
     k = status[CONTACTS] - 1
     if k >= values.shape[0]:
         status[OVERFLOW] = 1
         return
-    index[2][slot] = k
+    index[slot, 2] = k
     pairs[k, 0], pairs[k, 1] = a, b
     values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
     values[k, 5], values[k, 6] = _contact_point(box_a, box_b, nx, ny)
@@ -923,6 +938,19 @@ def overlapping(boxes: Any, pairs: Any, margin: float) -> Any:
     return out
 
 
+def aligned_table(rows: int, columns: int, dtype: Any = np.float64) -> np.ndarray:
+    """A (rows, columns) array of zeros whose rows start on 64-byte cache
+    lines (``columns`` times the item size a multiple of 64), so that
+    columns laid out to share a line do. NumPy aligns an array's data only
+    to its item size or 16 bytes."""
+    itemsize = np.dtype(dtype).itemsize
+    if columns * itemsize % 64:
+        raise ValueError(f"columns: {columns} items of {itemsize} bytes are not whole cache lines")
+    flat = np.zeros(rows * columns + 64 // itemsize, dtype)
+    skip = -flat.ctypes.data % 64 // itemsize
+    return flat[skip:skip + rows * columns].reshape(rows, columns)
+
+
 def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     """Work buffers for ``run_sweeps``, made once and kept from step to step:
     ``capacity`` records, filings, links, contacts and events each, hash
@@ -937,20 +965,19 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     def int_array(*shape: int) -> np.ndarray:
         return np.empty(shape, np.int64)
 
-    grid = (int_array(slots), int_array(slots), int_array(slots), int_array(capacity), int_array(capacity),
-            int_array(rows))
-    links = (int_array(rows), int_array(rows), int_array(capacity), int_array(capacity))
-    queue = (np.empty((capacity, 4)), int_array(capacity, 5), np.empty((capacity, 2)))
+    grid = (int_array(slots, 3), int_array(capacity, 2), int_array(rows))
+    links = (int_array(rows, 2), int_array(capacity, 2))
+    queue = (np.empty((capacity, 4)), int_array(capacity, 4), np.empty((capacity, 2)), int_array(capacity))
     contacts = (np.empty((capacity, 7)), int_array(capacity, 2))
     events = (np.empty((capacity, 4)), int_array(capacity), int_array(capacity, 2))
-    index = (int_array(slots), int_array(slots), int_array(slots))
+    index = int_array(slots, 3)
     return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows)  # (run_sweeps sets them up)
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
     """(capacity, slots, rows) of ``make_buffers``' buffers."""
     grid, marks = buffers[0], buffers[6]
-    return int(grid[3].shape[0]), int(grid[0].shape[0]), int(marks.shape[0])
+    return int(grid[1].shape[0]), int(grid[0].shape[0]), int(marks.shape[0])
 
 
 def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow: int = 0) -> tuple[Any, ...]:
@@ -986,9 +1013,9 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
     status[FROZEN] = -1
     size = step[3]
     # What a run reads before writing: the hash tables' slots, each row's first link and its mark.
-    grid[2][:] = EMPTY
-    index[2][:] = EMPTY
-    links[0][:rows] = -1
+    grid[0][:, 2] = EMPTY
+    index[:, 2] = EMPTY
+    links[0][:rows, 0] = -1
     marks[:rows] = 0
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)

@@ -107,8 +107,8 @@ def _gather(collision: CollisionSystem) -> tuple[Arrays, np.ndarray, np.ndarray]
     sweeps."""
     body = read_arrays(collision.columns, collision.geometry_read())
     n = body.start.shape[0]
-    table = np.zeros((n, k.FLOAT_COLUMNS))
-    ints = np.zeros((n, k.INT_COLUMNS), np.int64)
+    table = k.aligned_table(n, k.FLOAT_COLUMNS)
+    ints = k.aligned_table(n, k.INT_COLUMNS, np.int64)
     table[:, k.FILED_X:k.FILED_H + 1] = collision.filed_boxes()
     # Body.before, Path.origin and Path.motion, with the same float operations.
     table[:, k.BEFORE_X:k.BEFORE_Y + 1] = body.start + body.offset

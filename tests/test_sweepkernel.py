@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -314,3 +315,17 @@ def test_boxes_side_by_side_overlap_only_by_what_they_share() -> None:
     pairs = np.array([[0, 1]], np.int64)
     assert sweepkernel.overlapping(boxes, pairs, 0.4).tolist() == [True]
     assert sweepkernel.overlapping(boxes, pairs, 0.5).tolist() == [False]
+
+
+@pytest.mark.parametrize("rows", [1, 3, 2004])
+def test_an_aligned_table_starts_each_row_on_a_cache_line(rows):
+    table = sweepkernel.aligned_table(rows, sweepkernel.FLOAT_COLUMNS)
+    ints = sweepkernel.aligned_table(rows, sweepkernel.INT_COLUMNS, np.int64)
+    for array in (table, ints):
+        assert array.shape == (rows, array.shape[1]) and not array.any()
+        assert all(array[row].ctypes.data % 64 == 0 for row in range(rows))
+
+
+def test_a_table_of_rows_that_are_not_whole_cache_lines_is_refused():
+    with pytest.raises(ValueError, match="columns"):
+        sweepkernel.aligned_table(4, 28)
