@@ -198,8 +198,12 @@ def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, sh
             for cy in range(spans[row, 1], spans[row, 3] + 1):
                 cells[k], members[k] = (cx - low_x) * height + (cy - low_y), row
                 k += 1
-    order = np.argsort(cells, kind="mergesort")  # stable: rows ascending within a cell
-    cells, members = cells[order], members[order]
+    numbered = (high_x - low_x + 1) * height
+    if numbered <= 4 * filings + 1024:  # (a counting sort's count per cell number costs less than sorting)
+        order = group_by_row(cells, numbered)[0]
+    else:
+        order = np.argsort(cells, kind="mergesort")
+    cells, members = cells[order], members[order]  # (both sorts stable: rows ascending within a cell)
     found = np.empty(capacity, np.int64)
     count = 0
     start = 0
@@ -225,11 +229,35 @@ def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, sh
             count = _emit(found, count, a, b, rows)
     if count < 0:
         return empty, FULL
-    keys = np.unique(found[:count])  # sorted; a pair of a pile may be found in several cells
-    pairs = np.empty((keys.shape[0], 2), np.int64)
-    for i in range(keys.shape[0]):
-        pairs[i, 0], pairs[i, 1] = keys[i] // rows, keys[i] % rows
-    return pairs, DONE
+    return _distinct_pairs(found[:count], rows), DONE
+
+
+@kernel
+def _distinct_pairs(keys: Any, rows: int) -> Any:
+    """The distinct pairs among ``keys`` (a * rows + b, as ``_emit`` makes
+    them) as (m, 2) rows ascending (a pair of a pile may be found in several
+    cells): grouped by a with a counting sort, then each a's keys sorted,
+    by insertion where they are few (most boxes touch a handful)."""
+    order, starts = group_by_row(keys // rows, rows)
+    grouped = keys[order]
+    for a in range(rows):
+        low, high = starts[a], starts[a + 1]
+        if high - low > 16:
+            grouped[low:high] = np.sort(grouped[low:high])
+            continue
+        for i in range(low + 1, high):
+            key, j = grouped[i], i
+            while j > low and grouped[j - 1] > key:
+                grouped[j] = grouped[j - 1]
+                j -= 1
+            grouped[j] = key
+    pairs = np.empty((grouped.shape[0], 2), np.int64)
+    m = 0
+    for i in range(grouped.shape[0]):
+        if i == 0 or grouped[i] != grouped[i - 1]:
+            pairs[m, 0], pairs[m, 1] = grouped[i] // rows, grouped[i] % rows
+            m += 1
+    return pairs[:m]
 
 
 @kernel

@@ -14,7 +14,7 @@ from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 from systems import jit
 from systems.broadphase import CROWD, SpatialGrid
-from systems.pairkernel import DONE, FULL, SPREAD, grid_pairs, group_by_row
+from systems.pairkernel import DONE, FULL, SPREAD, _distinct_pairs, grid_pairs, group_by_row
 
 pytestmark = pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 
@@ -49,6 +49,10 @@ def compiled(items, cell, shuffle, capacity=1 << 16):
 
 @given(scenes, st.sampled_from([4.0, 16.0, 32.0, 100.0]), st.integers(0, 1000))
 @example(([], [(0.0, 0.0, 40.0, 40.0, False, False)] * (CROWD + 8)), 32.0, 3)  # a pile on one spot
+@example(([(-300.0, -300.0, 8.0, 8.0, False, False), (300.0, 300.0, 8.0, 8.0, False, False),
+           (296.0, 296.0, 8.0, 8.0, False, False)], []), 4.0, 0)  # cells numbered by the thousand: a merge sort
+@example(([(0.0, 0.0, 900.0, 16.0, True, False)] + [(x * 8.0, 8.0, 8.0, 8.0, False, False) for x in range(30)], []),
+         16.0, 0)  # one box touching 30: sorted as a group, not by insertion
 def test_grid_pairs_are_the_grids_pairs(scene, cell, shuffle):
     items = scene[0] + scene[1]
     pairs, status = compiled(items, cell, shuffle)
@@ -102,3 +106,11 @@ def test_group_by_row_is_a_stable_sort_by_value(values, spare):
     order, starts = group_by_row(rows, n)
     assert order.tolist() == np.argsort(rows, kind="stable").tolist()  # each group in index order
     assert starts.tolist() == [sum(1 for v in values if v < value) for value in range(n + 1)]
+
+
+@given(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=300))
+def test_distinct_pairs_are_the_set_of_pairs_sorted(found):
+    rows = 10
+    keys = np.array([min(a, b) * rows + max(a, b) for a, b in found], np.int64)  # as _emit makes them
+    expected = sorted({(min(a, b), max(a, b)) for a, b in found})
+    assert [tuple(pair) for pair in _distinct_pairs(keys, rows).tolist()] == expected
