@@ -474,8 +474,14 @@ def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: i
     status[RECORDS] += 1
     records[index, 0], records[index, 1], records[index, 2], records[index, 3] = time, neg_surface, nx, ny
     keys[index, 0], keys[index, 1], keys[index, 2], keys[index, 3] = a, b, version_a, version_b
-    k = status[HEAP]
     status[HEAP] += 1
+    _sift_up(keys, ranks, heap, status[HEAP] - 1, time, neg_surface, index)
+
+
+@_helper
+def _sift_up(keys: Any, ranks: Any, heap: Any, k: int, time: float, neg_surface: float, index: int) -> None:
+    """Put record ``index`` at the empty place k, or above it, moving the
+    records it comes before down a level."""
     while k > 0:
         parent = (k - 1) >> 1
         if not _before(keys, time, neg_surface, index, ranks[parent, 0], ranks[parent, 1], heap[parent]):
@@ -507,13 +513,7 @@ def _pop(queue: Any, status: Any) -> int:
             _place(heap, ranks, k, ranks[child, 0], ranks[child, 1], heap[child])
             k = child
             child = 2 * k + 1
-        while k > 0:
-            parent = (k - 1) >> 1
-            if not _before(keys, time, neg_surface, last, ranks[parent, 0], ranks[parent, 1], heap[parent]):
-                break
-            _place(heap, ranks, k, ranks[parent, 0], ranks[parent, 1], heap[parent])
-            k = parent
-        _place(heap, ranks, k, time, neg_surface, last)
+        _sift_up(keys, ranks, heap, k, time, neg_surface, last)
     return int(top)
 
 
