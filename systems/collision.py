@@ -134,7 +134,7 @@ class CollisionSystem(esper.Processor):
         sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             kinds, swept, level = self._read_movers()
-            self.grid.insert_many(self._mover_columns.entities, swept, level)
+            self.grid.insert_many(self.columns.entities[self._mover_rows], swept, level)
             changed = self._resting.changed(self.grid)
             kinds |= self._resting.kinds
             self._reread.update((body.entity, body) for body in changed)
@@ -273,14 +273,14 @@ class CollisionSystem(esper.Processor):
         """Every body's box as filed in the grid (px), an (n, 4) array in
         entity order (the rows of ``columns``)."""
         if self._filed is None:
-            filed, n = self.grid.boxes, len(self.columns.transforms)
+            grid, n = self.grid, len(self.columns.transforms)
             if self._swept is None:  # a box was filed anew since the movers were read
-                self._filed = _rows_of(filed, self.columns.entities.tolist())
+                self._filed = grid.boxes_of(self.columns.entities)
             else:  # the movers' swept bounds as read, level geometry as filed
                 rows, swept, rest = self._swept
                 self._filed = np.empty((n, 4))
                 self._filed[rows] = swept
-                self._filed[rest] = _rows_of(filed, self.columns.entities[rest].tolist())
+                self._filed[rest] = grid.boxes_of(self.columns.entities[rest])
             self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 
@@ -340,7 +340,7 @@ class CollisionSystem(esper.Processor):
     def candidates_within(self, body: Body, box: Box, budget: int | None) -> tuple[list[int], int]:
         """``candidates``, and how many boxes were looked at; a query that
         would look at more than ``budget`` boxes is skipped for the partners."""
-        if _within(box, self.grid.boxes[body.entity]):
+        if _within(box, self.grid.box_of(body.entity)):
             return body.neighbours, len(body.neighbours)
         load = 0 if budget is None else self.grid.load(box)
         if budget is not None and load > budget:
@@ -357,7 +357,7 @@ class CollisionSystem(esper.Processor):
         path changed during the step and leaves that box: later queries and
         its partners' candidates then see where it goes now. Also returns
         the pairs (a < b) it newly meets, added to both bodies' partners."""
-        filed = self.grid.boxes[body.entity]
+        filed = self.grid.box_of(body.entity)
         if _within(box, filed):
             return body.neighbours, []
         self.file_wider(body, union_box(filed, box))
@@ -388,7 +388,7 @@ class CollisionSystem(esper.Processor):
         they are (an (n, 4) array, px, in the order of ``columns``): it is
         kept as ``filed_boxes()``."""
         # STATICs never widen (their paths never change), so none of them is level geometry.
-        self.grid.insert_many(self.columns.entities[rows].tolist(), filed[rows], [])
+        self.grid.insert_many(self.columns.entities[rows], filed[rows], [])
         self._filed, self._swept = filed, None
         self.grid.snapshot(self.columns.entities, filed)
 
@@ -552,11 +552,6 @@ def _by_row(pairs: np.ndarray, n: int, entities: np.ndarray) -> tuple[np.ndarray
     flat = pairs.reshape(-1)
     order, starts = group_by_row(flat, n)  # a row's entries keep their pairs' order
     return entities[flat[order ^ 1]], starts.tolist()  # (order ^ 1: the other row of the same pair)
-
-
-def _rows_of(boxes: dict[int, Box], entities: list[int]) -> np.ndarray:
-    """The ``boxes`` of ``entities`` as an (n, 4) array."""
-    return np.fromiter(chain.from_iterable(map(boxes.__getitem__, entities)), float, 4 * len(entities)).reshape(-1, 4)
 
 
 def _filed_by(body: Body) -> tuple[object, ...]:

@@ -103,6 +103,54 @@ def test_a_snapshot_answers_load_and_query_as_the_cells_do(items, moves, probes,
             e for e in sorted(current) if _touch(current[e], probe)]
 
 
+box_values = st.tuples(st.floats(-200, 200), st.floats(-200, 200), st.floats(0, 60), st.floats(0, 60))
+
+
+@given(st.lists(box_values, min_size=1, max_size=20),
+       st.lists(st.tuples(st.sampled_from(["all", "some", "one", "remove", "read"]), st.integers(0, 99), box_values),
+                max_size=12))
+def test_boxes_filed_at_once_read_as_boxes_filed_one_by_one(items, operations):
+    # insert_many keeps the boxes of entities filed before, in entity order,
+    # as an array until something reads them one by one; a grid filed one
+    # by one is the reference: after any mix of filings at once and one by
+    # one, removals and reads, both hold the same boxes (in the same order),
+    # cells and pairs, and the lookups that leave the array as it is agree.
+    one, many = SpatialGrid(16.0), SpatialGrid(16.0)
+    current = dict(enumerate(items, start=1))
+    for grid in (one, many):
+        for entity, b in current.items():
+            grid.insert(entity, b)
+    for kind, seed, (x, y, w, h) in operations:
+        entities = sorted(current)
+        if kind in ("all", "some"):
+            chosen = entities if kind == "all" else entities[seed % len(entities)::2]
+            rows = [(x + i, y - i, w, h) for i, _ in enumerate(chosen)]
+            fixed = [e for e in chosen if (e + seed) % 3 == 0]
+            for entity, b in zip(chosen, rows):
+                one.insert(entity, b, entity in fixed)
+            many.insert_many(np.array(chosen), np.array(rows).reshape(-1, 4), fixed)
+            current.update(zip(chosen, rows))
+        elif kind == "one":
+            entity = entities[seed % len(entities)]
+            for grid in (one, many):
+                grid.insert(entity, (x, y, w, h))
+            current[entity] = (x, y, w, h)
+        elif kind == "remove" and len(entities) > 1:
+            entity = entities[seed % len(entities)]
+            for grid in (one, many):
+                grid.remove(entity)
+            del current[entity]
+        assert [many.box_of(e) for e in entities if e in current] == [current[e] for e in entities if e in current]
+        assert many.boxes_of(np.array(sorted(current))).tolist() == [list(current[e]) for e in sorted(current)]
+        if kind == "read":
+            assert many.boxes == one.boxes == current
+    assert list(many.boxes.items()) == list(one.boxes.items())
+    assert many.fixed == one.fixed
+    assert [list(c) for c in many.cells.values()] == [list(c) for c in one.cells.values()]
+    assert many.cells == one.cells and many.fixed_cells == one.fixed_cells
+    assert many.pairs() == one.pairs()
+
+
 def test_skip_filters_pairs_and_cell_size_follows_median():
     grid = SpatialGrid(10.0)
     grid.insert(1, (0, 0, 5, 5))
