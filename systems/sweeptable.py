@@ -137,14 +137,19 @@ def _scatter(collision: CollisionSystem, table: np.ndarray, ints: np.ndarray,
     columns, bodies = collision.columns, collision.bodies
     flags = ints[:, k.FLAGS]
     touched = np.flatnonzero(flags & k.TOUCHED)
+    # Vector2s set by index: a third of ``update``'s cost (no argument parsing).
     for row, vx, vy in zip(touched.tolist(), table[touched, k.VEL_X].tolist(), table[touched, k.VEL_Y].tolist()):
         physics = columns.physics[row]
         assert physics is not None  # only bodies with Physics change velocity
-        physics.velocity.update(vx, vy)
+        velocity = physics.velocity
+        velocity[0] = vx
+        velocity[1] = vy
     moved, ends = _ends(table, ints)
     for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), ends[:, 0].tolist(),
                                ends[:, 1].tolist()):
-        transform.position.update(x, y)
+        position = transform.position
+        position[0] = x
+        position[1] = y
     for body in bodies.made():  # (usually none yet; one made later reads its box from the position)
         body.sync()
     entities = columns.entities
