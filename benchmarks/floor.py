@@ -93,11 +93,13 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     positions = ends.tolist()
     velocities = body[moved, sweepkernel.VEL_X:sweepkernel.VEL_Y + 1].tolist()
 
-    def write_back() -> None:  # only what the sweeps changed: positions and velocities
+    def write_back() -> None:  # only what the sweeps changed: positions and velocities, set by index
         for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):
-            transform.position.update(x, y)
+            position = transform.position
+            position[0], position[1] = x, y
             if motion is not None:
-                motion.velocity.update(vx, vy)
+                velocity = motion.velocity
+                velocity[0], velocity[1] = vx, vy
     times["write back"] = best_ms(write_back, repeats)
     times["move"] = best_ms(lambda: world.movement.process(DT), repeats)  # last: it moves the bodies on
     world.close()
