@@ -183,11 +183,19 @@ class SpatialGrid:
         if len(keys) == len(filed) and (keys == filed).all():  # the usual case: the same movers again
             table[:] = boxes
             return True
-        rows = np.minimum(np.searchsorted(filed, keys), len(filed) - 1)
-        if not (filed[rows] == keys).all():
+        rows, found = self._bulk_rows(keys)
+        if not found.all():
             return False
         table[rows] = boxes
         return True
+
+    def _bulk_rows(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The bulk's row for each of ``keys`` (binary search: its entities
+        ascend), and whether each is in the bulk at all."""
+        assert self._bulk is not None
+        filed = self._bulk[0]
+        rows = np.minimum(np.searchsorted(filed, keys), len(filed) - 1)
+        return rows, filed[rows] == keys
 
     def _fold(self) -> None:
         """Move the bulk's boxes into ``_boxes`` (their keys are there: the
@@ -207,10 +215,9 @@ class SpatialGrid:
     def box_of(self, entity: int) -> Box:
         """``boxes[entity]``, without moving the bulk into the dict."""
         if self._bulk is not None:
-            keys, table = self._bulk
-            row = int(np.searchsorted(keys, entity))
-            if row < len(keys) and keys[row] == entity:
-                x, y, w, h = table[row].tolist()
+            rows, found = self._bulk_rows(np.array([entity]))
+            if found[0]:
+                x, y, w, h = self._bulk[1][rows[0]].tolist()
                 return x, y, w, h
         return self._boxes[entity]
 
@@ -219,10 +226,8 @@ class SpatialGrid:
         found = np.fromiter(chain.from_iterable(map(self._boxes.__getitem__, entities.tolist())), float,
                             4 * len(entities)).reshape(-1, 4)
         if self._bulk is not None:
-            keys, table = self._bulk
-            rows = np.minimum(np.searchsorted(keys, entities), len(keys) - 1)
-            bulk = keys[rows] == entities
-            found[bulk] = table[rows[bulk]]
+            rows, bulk = self._bulk_rows(entities)
+            found[bulk] = self._bulk[1][rows[bulk]]
         return found
 
     def snapshot(self, entities: np.ndarray, boxes: np.ndarray) -> None:
