@@ -30,6 +30,7 @@ import numpy as np
 
 from systems.jit import COMPILED, ENABLED, MODE
 from systems.jit import helper as _helper
+from systems.jit import inlined_helper as _inlined
 from systems.jit import kernel as _kernel
 
 __all__ = ["COMPILED", "ENABLED", "MODE", "aligned_table", "buffer_sizes", "buffers_for", "make_buffers", "overlapping",
@@ -166,7 +167,7 @@ def _slab(low: float, length: float, other_low: float, other_length: float,
 
 # Slab test of a moving box against a box at rest (Sacred Software,
 # *Collisions, Part 1*; systems.sweep.sweep_boxes).
-@_helper
+@_inlined
 def _sweep_boxes(a: Any, b: Any, move_x: float, move_y: float) -> tuple[bool, float, int, float, float]:
     """(hit, time, axis, sign, surface) of box a moving by (move_x, move_y) px into box b."""
     if move_x == 0.0 and move_y == 0.0:
@@ -330,7 +331,7 @@ def _collect(body: Any, marks: Any, out: Any, count: int, stamp: int, row: int, 
     return count
 
 
-@_helper
+@_inlined
 def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any) -> int:
     """Rows whose filed boxes overlap or touch ``box``, in no set order,
     written to ``out``; returns how many (SpatialGrid.query, unsorted).
@@ -410,6 +411,38 @@ def _link(links: Any, status: Any, row: int, other: int) -> None:
 
 
 @_helper
+def _link_pairs(links: Any, status: Any, pairs: Any, rows: int) -> None:
+    """Link the rows of every pair with each other, each row's partners in
+    the order ``_link`` pair by pair would list them, but with its entries
+    side by side (a counting sort by row), so that walking them reads
+    consecutive memory instead of entries all over the array. Sets the
+    links of every row below ``rows``."""
+    ends, entries = links
+    if 2 * pairs.shape[0] > entries.shape[0]:
+        status[OVERFLOW] = 1
+        return
+    ends[:rows, 1] = 0  # first how many partners each row has
+    for k in range(pairs.shape[0]):
+        ends[pairs[k, 0], 1] += 1
+        ends[pairs[k, 1], 1] += 1
+    start = 0
+    for row in range(rows):  # then where each row's entries begin, its cursor starting there
+        count = ends[row, 1]
+        ends[row, 0], ends[row, 1] = (start, start) if count else (-1, -1)
+        start += count
+    for k in range(pairs.shape[0]):  # then each pair's two entries, in pair order within a row
+        for row, other in ((pairs[k, 0], pairs[k, 1]), (pairs[k, 1], pairs[k, 0])):
+            entry = ends[row, 1]
+            entries[entry, 0], entries[entry, 1] = other, entry + 1
+            ends[row, 1] += 1
+    for row in range(rows):  # the cursor ends past each row's last entry
+        if ends[row, 0] >= 0:
+            ends[row, 1] -= 1
+            entries[ends[row, 1], 1] = -1
+    status[LINKS] = start
+
+
+@_helper
 def _partners(links: Any, row: int, out: Any) -> int:
     """``row``'s partners written to ``out``; returns how many."""
     ends, entries = links
@@ -463,7 +496,7 @@ def _place(heap: Any, ranks: Any, k: int, time: float, neg_surface: float, index
     ranks[k, 0], ranks[k, 1], heap[k] = time, neg_surface, index
 
 
-@_helper
+@_inlined
 def _push(queue: Any, status: Any, time: float, neg_surface: float, a: int, b: int, version_a: int,
           version_b: int, nx: float, ny: float) -> None:
     records, keys, ranks, heap = queue
@@ -495,7 +528,7 @@ def _sift_up(keys: Any, ranks: Any, heap: Any, k: int, time: float, neg_surface:
 # record up from there (R. W. Floyd, *Algorithm 245: Treesort 3*): one comparison a level instead of
 # two, as the last record, taken from the bottom, mostly belongs near it. The keys order every
 # record, so the pops come out in the same order however the heap is kept.
-@_helper
+@_inlined
 def _pop(queue: Any, status: Any) -> int:
     """The earliest record's index, taken off the heap."""
     keys, ranks, heap = queue[1], queue[2], queue[3]
@@ -683,7 +716,7 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
 
 # -- the sweeps (systems.continuous.Sweeper) -----------------------------------
 
-@_helper
+@_inlined
 def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int, now: float,
               box_a: Any, box_b: Any) -> None:
     """Queue the first impact of rows a < b after step fraction ``now``, their
@@ -759,7 +792,7 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
     return False
 
 
-@_helper
+@_inlined
 def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any, row: int, box: Any,
            size: float, marks: Any, out: Any) -> int:
     """CollisionSystem.widen: the row's candidates within ``box`` written to
@@ -1012,16 +1045,14 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
     size = step[3]
-    # What a run reads before writing: the hash tables' slots, each row's first link and its mark.
+    # What a run reads before writing: the hash tables' slots and each row's mark (_link_pairs sets
+    # every row's links).
     grid[0][:, 2] = EMPTY
     index[:, 2] = EMPTY
-    links[0][:rows, 0] = -1
     marks[:rows] = 0
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)
-    for k in range(pairs.shape[0]):
-        _link(links, status, pairs[k, 0], pairs[k, 1])
-        _link(links, status, pairs[k, 1], pairs[k, 0])
+    _link_pairs(links, status, pairs, rows)
     for k in range(pairs.shape[0]):
         a, b = pairs[k, 0], pairs[k, 1]
         if (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
