@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
+import numpy as np
 from pygame import Vector2
 
 from components import Physics, Side
@@ -37,6 +38,10 @@ ONE_WAY_TOLERANCE = 0.5
 CollisionFilter = Callable[[int, int], object]
 
 _BY_TIME = attrgetter("time", "a", "b")
+
+#: ``Resolution.record_swept``'s value columns, and the depth's among them.
+SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y")
+SWEPT_DEPTH = SWEPT_COLUMNS.index("depth")
 
 # cos 45°: a contact normal at most this far from up is a floor (a slope a
 # body can stand on), within rounding.
@@ -80,8 +85,10 @@ class Resolution:
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
         self.supported: dict[tuple[int, int], float] = {}
-        self.resolved: dict[tuple[int, int], Contact] = {}
         self.crushed: set[int] = set()
+        self._resolved: dict[tuple[int, int], Contact] = {}
+        # Contacts the compiled sweeps recorded, as arrays until first read (record_swept).
+        self._swept: tuple[np.ndarray, np.ndarray] | None = None
 
     def permits(self, a: Body, b: Body, normal: Vector2) -> bool:
         """Whether a and b may collide through a contact along ``normal``
@@ -227,15 +234,66 @@ class Resolution:
         """Keep one contact per pair and step: the first one's normal, shapes
         (its point is worked out from them when read), time and surface,
         adding up the depth resolved."""
-        contact = self.resolved.get((a, b))
-        if contact is None:
-            self.resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger, None, time, surface, shapes)
-        else:
+        contact = self._resolved.get((a, b))
+        if contact is not None:
             contact.depth += depth
+            return
+        row = self._swept_row(a, b)
+        if row < 0:
+            self._resolved[(a, b)] = Contact(a, b, Vector2(normal), depth, trigger, None, time, surface, shapes)
+        else:
+            assert self._swept is not None
+            self._swept[1][row, SWEPT_DEPTH] += depth
+
+    def record_swept(self, pairs: np.ndarray, values: np.ndarray) -> None:
+        """Keep the contacts the compiled sweeps recorded, one per pair, as
+        ``record`` would: ``pairs`` (m, 2) their entity ids, ``values``
+        (m, 7) float columns (``SWEPT_COLUMNS``: normal x and y, depth px,
+        time, surface px, point x and y px), both kept as given.
+
+        Their ``Contact`` objects are made when the contacts are first read
+        (``contacts``): a fast scene records thousands a step (about 0.6 µs
+        each as objects), and a game that reads none of them, or only some
+        steps, doesn't pay for them. ``record`` still finds them by pair.
+        """
+        self._take_swept()  # (a batch kept before is made first, keeping the order of recording)
+        self._swept = (pairs, values)
+        if self._resolved:  # pairs recorded before these: made now, as assigning them always was
+            self._take_swept()
+
+    @property
+    def resolved(self) -> dict[tuple[int, int], Contact]:
+        """Every contact of the step so far, by pair (entity ids), in the
+        order first recorded."""
+        self._take_swept()
+        return self._resolved
 
     def contacts(self) -> list[Contact]:
         """The step's contacts, ordered by time, then entity ids."""
         return sorted(self.resolved.values(), key=_BY_TIME)
+
+    def _swept_row(self, a: int, b: int) -> int:
+        """The row of pair (a, b) among the swept contacts not yet made, or -1."""
+        if self._swept is None:
+            return -1
+        pairs = self._swept[0]
+        rows = np.flatnonzero((pairs[:, 0] == a) & (pairs[:, 1] == b))
+        return int(rows[0]) if len(rows) else -1
+
+    def _take_swept(self) -> None:
+        """Make the swept contacts' objects and add them to ``resolved``, in the order recorded."""
+        if self._swept is None:
+            return
+        pairs, values = self._swept
+        self._swept = None
+        # The batch was kept only while nothing had been recorded before it: what is here came after.
+        later, self._resolved = self._resolved, {}
+        columns = [values[:, column].tolist() for column in range(values.shape[1])]
+        resolved = self._resolved
+        for first, second, nx, ny, depth, time, surface, px, py in zip(*pairs.T.tolist(), *columns):
+            resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, Vector2(px, py),
+                                                time, surface)
+        resolved.update(later)
 
 
 def through_faces(a: Body, b: Body, normal: Vector2) -> bool:

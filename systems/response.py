@@ -76,7 +76,7 @@ class ResponseSystem(esper.Processor):
     TRIGGER pairs are only recorded. Bodies left resting on a STATIC are
     handed to Movement in ``rides``, to be carried with it next step (see
     ``systems.riders``). Touching components are set from the contacts.
-    ``contacts`` holds this step's contacts.
+    ``contacts`` holds this step's contacts (made when first read).
     """
 
     def __init__(self, world: World, collision: CollisionSystem, max_iterations: int = 8,
@@ -89,7 +89,8 @@ class ResponseSystem(esper.Processor):
         self.gravity = finite_vector("gravity", gravity)
         self.max_iterations = max_iterations
         self.continuous = continuous
-        self.contacts: list[Contact] = []
+        self._resolution: Resolution | None = None
+        self._contacts: list[Contact] | None = []
         self.rides: Rides = {} if rides is None else rides
         self.filters: list[CollisionFilter] = []
         self.grounded: dict[int, Vector2] = {}
@@ -122,12 +123,26 @@ class ResponseSystem(esper.Processor):
         with timed(f"{name}.contacts"):
             self._record(state, riders, up)
 
+    @property
+    def contacts(self) -> list[Contact]:
+        """This step's contacts (between steps, the last step's), ordered by
+        time, then entity ids; a new list each step.
+
+        Made when first read: a step that resolves thousands of impacts and
+        whose contacts nobody reads makes no ``Contact`` objects.
+        """
+        if self._contacts is None:
+            assert self._resolution is not None
+            self._contacts = self._resolution.contacts()
+            self._resolution = None
+        return self._contacts
+
     def _record(self, state: Resolution, riders: list[Body], up: Vector2) -> None:
         """Keep the step's contacts, grounded and crushed bodies and riders,
         and set the Touching components."""
         bodies = self.collision.bodies
-        self.contacts = state.contacts()
-        self.grounded = grounded_bodies(self.contacts, up)
+        self._resolution, self._contacts = state, None
+        self.grounded = grounded_bodies(self.contacts, up) if up else {}
         self.crushed = sorted(state.crushed)
         if self.crushed and not self._warned_crush:
             self._warned_crush = True
@@ -136,7 +151,9 @@ class ResponseSystem(esper.Processor):
         _leave_or_land(bodies, self.rides, state.rides)
         for body in riders:
             body.carry = body.frame = _ZERO
-        update_touching(self.world, self.contacts)
+        touching = dict(self.world.get_component(Touching))
+        if touching:
+            update_touching(touching, self.contacts)
         self.collision.settle_kinematic()
 
     def _push_out(self, state: Resolution, met: list[tuple[int, int]], swept: Swept | None = None) -> None:
@@ -385,12 +402,9 @@ def _first_below(state: Resolution, collision: CollisionSystem, body: Body, drop
     return None if first is None else (first[2], first[3])
 
 
-def update_touching(world: World, contacts: list[Contact]) -> None:
-    """Set every Touching component's flags, and ``ground``, from this step's
-    contacts (TRIGGER contacts don't count)."""
-    touching = dict(world.get_component(Touching))
-    if not touching:
-        return
+def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:
+    """Set every Touching component's flags (``touching``: by entity), and
+    ``ground``, from this step's contacts (TRIGGER contacts don't count)."""
     for flags in touching.values():
         flags.clear()
     grounds: dict[int, tuple[float, int]] = {}

@@ -16,12 +16,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pygame import Vector2
 
 from systems import sweepkernel as k
 from systems.bodytable import Arrays, entity_pairs, read_arrays
 from systems.collision import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
-from systems.contact import Contact
 from systems.geometry import TIES, TOUCH_EPSILON
 from systems.resolution import RESOLVE_SLOP, Resolution
 
@@ -192,12 +190,9 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
     """The kernel's contacts (between rows of ``entities``) into the
-    Resolution, in the order recorded."""
+    Resolution, in the order recorded (copied: the buffers are the next step's)."""
     values, pairs = contacts
-    columns = [values[:count, column].tolist() for column in range(values.shape[1])]
-    for first, second, nx, ny, depth, time, surface, px, py in zip(*entities[pairs[:count]].T.tolist(), *columns):
-        state.resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, Vector2(px, py),
-                                                  time, surface)
+    state.record_swept(entities[pairs[:count]], values[:count].copy())
 
 
 def _widen(collision: CollisionSystem, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:

@@ -278,3 +278,43 @@ def test_when_both_have_physics_the_pair_takes_min_friction_and_max_elasticity(m
     crate = box(world, 0, 90, velocity=(100, 0), friction=0.9)
     run(world, 10)
     assert velocity(world, crate).x == pytest.approx(90)
+
+
+def test_contacts_kept_as_arrays_read_as_contacts_recorded_one_by_one():
+    # The compiled sweeps hand their contacts over as arrays (record_swept);
+    # they must read as the same contacts recorded one at a time: a later
+    # record of the same pair adds its depth (0.25 + 0.5 = 0.75 px), a new
+    # pair is added, and contacts come out by time, then entity ids.
+    import numpy as np
+
+    from systems.resolution import SWEPT_COLUMNS, Resolution
+
+    state = Resolution()
+    pairs = np.array([[3, 7], [1, 2]])
+    # normal x, y; depth; time; surface; point x, y (SWEPT_COLUMNS)
+    values = np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0],
+                       [0.0, -1.0, 0.0, 0.75, 6.0, 2.0, 3.0]])
+    assert len(SWEPT_COLUMNS) == values.shape[1]
+    state.record_swept(pairs, values)
+    state.record(3, 7, Vector2(0, 1), 0.5)  # the same pair: depth added, the first normal kept
+    state.record(2, 9, Vector2(-1, 0), 1.5, time=0.5)
+    contacts = state.contacts()
+    assert [(c.a, c.b) for c in contacts] == [(2, 9), (3, 7), (1, 2)]  # t = 0.5, 0.5, 0.75; then ids
+    first = contacts[1]
+    assert (first.normal, first.depth, first.time, first.surface, first.point) == (
+        Vector2(1, 0), 0.75, 0.5, 8.0, Vector2(10, 4))
+    assert list(state.resolved) == [(3, 7), (1, 2), (2, 9)]  # in the order first recorded
+    assert state.contacts()[1] is first  # made once
+
+
+def test_a_step_s_contacts_are_one_list_until_the_next_step(make_world):
+    # Contacts are made when first read; reading them again gives the same
+    # list, and the next step makes a new one.
+    world = make_world()
+    wall(world, -30, -50, 20, 100)
+    ball = box(world, 0, 0, velocity=(-600, 0))
+    run(world, 2)  # 10 px a step: reaches the wall's face (x = -10) as step 1 ends, stopped on it in step 2
+    contacts = world.contacts
+    assert [(c.a, c.b) for c in contacts] == [(1, ball)] and world.contacts is contacts
+    run(world, 1)  # at rest against the wall (no bounce): no contact
+    assert world.contacts == [] and contacts[0].b == ball

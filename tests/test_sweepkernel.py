@@ -185,6 +185,30 @@ def test_a_piston_crushes_a_box_against_a_wall_as_the_reference_does(kernel_call
     assert crushed and crushed[0] == box
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_body_crushed_after_a_swept_impact_is_centred_in_the_gap(kernel_calls: list[int], compiled: bool) -> None:
+    # A box spawned inside a wall (right face x = 42) and still moving into
+    # it: the sweeps record that contact, push-out pushes the box out into a
+    # gap of 6 px (another STATIC's left face is at x = 48), too narrow for
+    # its 8 px, so it is crushed and its centre put midway between the faces:
+    # x = (42 + 48) / 2 - 4 = 41. Centring must see the contact the sweeps
+    # recorded as well as push-out's (else the box ends pressed on one face).
+    world = World()
+    world.response.sweeper.compiled = compiled
+    world.create_entity(Transform((2.0, 15.0)), Collider((40.0, 40.0), type=ColliderType.STATIC))
+    world.create_entity(Transform((48.0, 42.0)), Collider((16.0, 8.0), type=ColliderType.STATIC))
+    box = world.create_entity(Transform((31.5, 45.5)), Collider((8.0, 8.0)), Physics((-600.0, -30.0), elasticity=0.5))
+    crushed: list[int] = []
+    world.on_crush(crushed.append)
+    world.step(1 / 60)
+    assert len(kernel_calls) == (1 if compiled else 0)
+    assert crushed == [box]
+    position = world.component_for_entity(box, Transform).position
+    assert position.x == pytest.approx(41.0, abs=1e-9)
+    assert position.y == pytest.approx(45.5 - 30.0 / 60, abs=1e-9)  # free along y: -30 px/s for 1/60 s
+    assert sorted((c.a, c.b) for c in world.contacts) == [(1, box), (2, box)]
+
+
 def test_a_pile_spawned_on_one_spot_spreads_as_the_reference_spreads_it(kernel_calls: list[int]) -> None:
     # 30 boxes spawned within 2 px of one spot, beside 30 scattered ones:
     # the first steps relax a pile before push-out, the later ones don't.
