@@ -18,6 +18,12 @@ add about 55 ms every few steps of a busy scene: see ``ecs.memory``).
     python -m benchmarks.arena --speed 3000 --counts 2000 --steps 10
     python -m benchmarks.arena --plot arena.png         # ms/step against N, log axes
     python -m benchmarks.arena --discrete               # the discrete pipeline too
+    python -m benchmarks.arena --counts 200 --ratio 2000   # only the fast/slow ratio at N=2,000, interleaved
+
+With more than one speed it also prints, for N=``--ratio``, each engine's
+fastest speed against its slowest, the two timed in the same rounds (the
+tables' rows for one N are minutes apart, and this machine's speed drifts
+over minutes).
 """
 
 from __future__ import annotations
@@ -195,6 +201,21 @@ def measure(count: int, speed: float, steps: int, rounds: int, discrete: bool) -
     return best
 
 
+def measure_ratio(count: int, slow: float, fast: float, steps: int, rounds: int) -> dict[str, tuple[float, float]]:
+    """Each engine's best ms/step at ``slow`` and at ``fast`` px/s on N=``count``,
+    the four runs of a round back to back, so the two speeds' times come
+    from the same minutes of a noisy machine."""
+    scenes = {speed: make_scene(count, speed) for speed in (slow, fast)}
+    engines = {"ours": run_ours, "pymunk": run_pymunk}
+    best: dict[tuple[str, float], float] = {}
+    for _ in range(rounds):
+        for name, run in engines.items():
+            for speed, scene in scenes.items():
+                ms = run(scene, steps).ms
+                best[name, speed] = min(best.get((name, speed), ms), ms)
+    return {name: (best[name, slow], best[name, fast]) for name in engines}
+
+
 def print_row(count: int, best: dict[str, Result]) -> None:
     """One table row: ours, pymunk, ratio, µs/body, escapes, stage times."""
     ours, theirs = best["swept"], best["pymunk"]
@@ -239,6 +260,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2, help="rounds per engine; the best is shown")
     parser.add_argument("--discrete", action="store_true", help="also time the discrete pipeline")
     parser.add_argument("--plot", metavar="PATH", help="save ms/step against N (log axes) as an image")
+    parser.add_argument("--ratio", type=int, default=2000, metavar="N",
+                        help="also time the slowest and fastest --speed on N boxes, rounds interleaved, and print "
+                             "fast/slow (default 2000; 0: don't)")
+    parser.add_argument("--ratio-rounds", type=int, default=5, help="rounds for --ratio; the best is shown")
     args = parser.parse_args(argv)
     table: dict[float, dict[int, dict[str, Result]]] = {}
     for speed in args.speed:
@@ -254,6 +279,14 @@ def main(argv: list[str] | None = None) -> None:
         for count in args.counts:
             table[speed][count] = measure(count, speed, args.steps, args.rounds, args.discrete)
             print_row(count, table[speed][count])
+    if args.ratio and len(args.speed) > 1:
+        slow, fast = min(args.speed), max(args.speed)
+        print(f"\nfast/slow at N={args.ratio}: ms/step at ±{fast:g} against ±{slow:g} px/s, best of "
+              f"{args.ratio_rounds} interleaved rounds of {args.steps} steps")
+        print(f"| engine | ±{slow:g} px/s | ±{fast:g} px/s | fast/slow |")
+        print("|---|---|---|---|")
+        for name, (slow_ms, fast_ms) in measure_ratio(args.ratio, slow, fast, args.steps, args.ratio_rounds).items():
+            print(f"| {name} | {slow_ms:.2f} | {fast_ms:.2f} | {fast_ms / slow_ms:.2f}x |", flush=True)
     if args.plot:
         plot(args.plot, table)
         print(f"\nplot saved to {args.plot}")

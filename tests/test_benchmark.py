@@ -30,8 +30,11 @@ def test_our_side_keeps_every_box_in(continuous):
 def test_table_prints_with_pymunk_at_each_speed_and_plots(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     main(["--counts", "40", "--steps", "3", "--rounds", "1", "--speed", "200", "3000",
-          "--plot", str(tmp_path / "arena.png")])
-    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| 40 |")]
+          "--plot", str(tmp_path / "arena.png"), "--ratio", "40", "--ratio-rounds", "1"])
+    out = capsys.readouterr().out.splitlines()
+    ratios = [line for line in out if line.startswith(("| ours |", "| pymunk |"))]
+    assert len(ratios) == 2 and all(line.endswith("x |") for line in ratios)  # fast/slow, interleaved
+    lines = [line for line in out if line.startswith("| 40 |")]
     assert len(lines) == 2  # one row per speed
     for line in lines:
         cells = [cell.strip() for cell in line.strip("|").split("|")]
