@@ -160,7 +160,8 @@ class SpatialGrid:
         level geometry (usually none)."""
         keys = np.asarray(keys, np.int64)
         entities = keys.tolist()
-        if not self._join_bulk(keys, boxes):
+        joined = self._join_bulk(keys, boxes)
+        if not joined:
             self._fold()
             # The usual case, every entity filed before and in entity order:
             # kept as a bulk, with the dict's keys and their order as they are.
@@ -171,7 +172,8 @@ class SpatialGrid:
                 self._boxes.update(zip(entities, zip(*columns)))
         self.fixed.difference_update(entities)
         self.fixed.update(fixed)
-        self._pending.update(dict.fromkeys(entities))
+        if not joined:  # (a bulk's entities wait in ``_pending`` until it is folded, which comes first)
+            self._pending.update(dict.fromkeys(entities))
         self._snapshot = None
 
     def _join_bulk(self, keys: np.ndarray, boxes: np.ndarray) -> bool:
