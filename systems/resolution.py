@@ -42,6 +42,9 @@ _BY_TIME = attrgetter("time", "a", "b")
 #: ``Resolution.record_swept``'s value columns, and the depth's among them.
 SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y")
 SWEPT_DEPTH = SWEPT_COLUMNS.index("depth")
+# Lookups by pair that scan the swept contacts' arrays (a few a step in the arena) before they are
+# made into objects and found in a dict instead (a pile's push-out records hundreds).
+_SWEPT_SCANS = 16
 
 # cos 45°: a contact normal at most this far from up is a floor (a slope a
 # body can stand on), within rounding.
@@ -89,6 +92,7 @@ class Resolution:
         self._resolved: dict[tuple[int, int], Contact] = {}
         # Contacts the compiled sweeps recorded, as arrays until first read (record_swept).
         self._swept: tuple[np.ndarray, np.ndarray] | None = None
+        self._scans = 0  # how many times they were looked through by pair
 
     def permits(self, a: Body, b: Body, normal: Vector2) -> bool:
         """Whether a and b may collide through a contact along ``normal``
@@ -234,6 +238,8 @@ class Resolution:
         """Keep one contact per pair and step: the first one's normal, shapes
         (its point is worked out from them when read), time and surface,
         adding up the depth resolved."""
+        if self._scans >= _SWEPT_SCANS:  # swept contacts looked through often this step: made, found by pair
+            self._take_swept()
         contact = self._resolved.get((a, b))
         if contact is not None:
             contact.depth += depth
@@ -276,6 +282,7 @@ class Resolution:
         """The row of pair (a, b) among the swept contacts not yet made, or -1."""
         if self._swept is None:
             return -1
+        self._scans += 1
         pairs = self._swept[0]
         rows = np.flatnonzero((pairs[:, 0] == a) & (pairs[:, 1] == b))
         return int(rows[0]) if len(rows) else -1

@@ -318,3 +318,20 @@ def test_a_step_s_contacts_are_one_list_until_the_next_step(make_world):
     assert [(c.a, c.b) for c in contacts] == [(1, ball)] and world.contacts is contacts
     run(world, 1)  # at rest against the wall (no bounce): no contact
     assert world.contacts == [] and contacts[0].b == ball
+
+
+def test_swept_contacts_still_add_depth_after_many_lookups():
+    # Past a number of lookups by pair the swept contacts are made into
+    # objects and found in a dict: a swept pair recorded again after that
+    # still adds its depth (0.25 + 0.5 = 0.75 px), and each pair is kept once.
+    import numpy as np
+
+    from systems.resolution import Resolution
+
+    state = Resolution()
+    state.record_swept(np.array([[3, 7]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0]]))
+    for other in range(100, 140):  # 40 new pairs, each looked up first
+        state.record(1, other, Vector2(0, 1), 1.0, time=0.25)
+    state.record(3, 7, Vector2(0, 1), 0.5)
+    contacts = state.contacts()
+    assert len(contacts) == 41 and contacts[-1].depth == 0.75 and contacts[-1].normal == Vector2(1, 0)
