@@ -18,7 +18,7 @@ add about 55 ms every few steps of a busy scene: see ``ecs.memory``).
     python -m benchmarks.arena --speed 3000 --counts 2000 --steps 10
     python -m benchmarks.arena --plot arena.png         # ms/step against N, log axes
     python -m benchmarks.arena --discrete               # the discrete pipeline too
-    python -m benchmarks.arena --counts 200 --ratio 2000   # only the fast/slow ratio at N=2,000, interleaved
+    python -m benchmarks.arena --counts 200 --ratio 2000   # a short table, then fast/slow at N=2,000
 
 With more than one speed it also prints, for N=``--ratio``, each engine's
 fastest speed against its slowest, the two timed in the same rounds (the

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 
 import numpy as np
@@ -42,8 +42,8 @@ _BY_TIME = attrgetter("time", "a", "b")
 #: ``Resolution.record_swept``'s value columns, and the depth's among them.
 SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y")
 SWEPT_DEPTH = SWEPT_COLUMNS.index("depth")
-# Lookups by pair that scan the swept contacts' arrays (a few a step in the arena) before they are
-# made into objects and found in a dict instead (a pile's push-out records hundreds).
+# Lookups by pair that scan the swept contacts' arrays (a few a step in the arena: about 5 µs each)
+# before a dict of their rows is made (a pile's push-out records thousands).
 _SWEPT_SCANS = 16
 
 # cos 45°: a contact normal at most this far from up is a floor (a slope a
@@ -92,7 +92,8 @@ class Resolution:
         self._resolved: dict[tuple[int, int], Contact] = {}
         # Contacts the compiled sweeps recorded, as arrays until first read (record_swept).
         self._swept: tuple[np.ndarray, np.ndarray] | None = None
-        self._scans = 0  # how many times they were looked through by pair
+        self._scans = 0  # lookups by pair that scanned them this step
+        self._rows: dict[tuple[int, int], int] | None = None  # their rows by pair, once scans got many
 
     def permits(self, a: Body, b: Body, normal: Vector2) -> bool:
         """Whether a and b may collide through a contact along ``normal``
@@ -238,8 +239,6 @@ class Resolution:
         """Keep one contact per pair and step: the first one's normal, shapes
         (its point is worked out from them when read), time and surface,
         adding up the depth resolved."""
-        if self._scans >= _SWEPT_SCANS:  # swept contacts looked through often this step: made, found by pair
-            self._take_swept()
         contact = self._resolved.get((a, b))
         if contact is not None:
             contact.depth += depth
@@ -252,20 +251,22 @@ class Resolution:
             self._swept[1][row, SWEPT_DEPTH] += depth
 
     def record_swept(self, pairs: np.ndarray, values: np.ndarray) -> None:
-        """Keep the contacts the compiled sweeps recorded, one per pair, as
-        ``record`` would: ``pairs`` (m, 2) their entity ids, ``values``
-        (m, 7) float columns (``SWEPT_COLUMNS``: normal x and y, depth px,
-        time, surface px, point x and y px), both kept as given.
+        """Keep the contacts the compiled sweeps recorded, as assigning each
+        in turn to ``resolved`` would: ``pairs`` (m, 2) their entity ids,
+        ``values`` (m, 7) float columns (``SWEPT_COLUMNS``: normal x and y,
+        depth px, time, surface px, point x and y px), both kept as given.
 
         Their ``Contact`` objects are made when the contacts are first read
-        (``contacts``): a fast scene records thousands a step (about 0.6 µs
-        each as objects), and a game that reads none of them, or only some
-        steps, doesn't pay for them. ``record`` still finds them by pair.
+        (``resolved``, ``contacts``): a fast scene records thousands a step
+        (about 0.7 µs each as objects), and a game that reads none of them,
+        or only some steps, doesn't pay for them. ``record`` still finds
+        them by pair, and adds its depth to theirs.
         """
-        self._take_swept()  # (a batch kept before is made first, keeping the order of recording)
-        self._swept = (pairs, values)
-        if self._resolved:  # pairs recorded before these: made now, as assigning them always was
-            self._take_swept()
+        self._take_swept()
+        if self._resolved:  # after other contacts (never, in the pipeline): made and assigned now
+            self._resolved.update(_swept_contacts(pairs, values))
+            return
+        self._swept, self._rows = (pairs, values), None
 
     @property
     def resolved(self) -> dict[tuple[int, int], Contact]:
@@ -279,28 +280,37 @@ class Resolution:
         return sorted(self.resolved.values(), key=_BY_TIME)
 
     def _swept_row(self, a: int, b: int) -> int:
-        """The row of pair (a, b) among the swept contacts not yet made, or -1."""
+        """The row of pair (a, b) among the swept contacts kept as arrays,
+        or -1; of a pair listed twice, the last (assigning them in turn
+        would keep that one). Scans the arrays for the first few lookups of
+        a step, then looks them up by pair in a dict made once."""
         if self._swept is None:
             return -1
-        self._scans += 1
         pairs = self._swept[0]
-        rows = np.flatnonzero((pairs[:, 0] == a) & (pairs[:, 1] == b))
-        return int(rows[0]) if len(rows) else -1
+        if self._rows is None and self._scans < _SWEPT_SCANS:
+            self._scans += 1
+            rows = np.flatnonzero((pairs[:, 0] == a) & (pairs[:, 1] == b))
+            return int(rows[-1]) if len(rows) else -1
+        if self._rows is None:
+            self._rows = {key: row for row, key in enumerate(zip(*pairs.T.tolist()))}
+        return self._rows.get((a, b), -1)
 
     def _take_swept(self) -> None:
-        """Make the swept contacts' objects and add them to ``resolved``, in the order recorded."""
+        """Make the swept contacts' objects and put them in ``resolved``
+        before the contacts recorded after them (none of the same pair:
+        ``record`` added those to the arrays)."""
         if self._swept is None:
             return
-        pairs, values = self._swept
-        self._swept = None
-        # The batch was kept only while nothing had been recorded before it: what is here came after.
-        later, self._resolved = self._resolved, {}
-        columns = [values[:, column].tolist() for column in range(values.shape[1])]
-        resolved = self._resolved
-        for first, second, nx, ny, depth, time, surface, px, py in zip(*pairs.T.tolist(), *columns):
-            resolved[(first, second)] = Contact(first, second, Vector2(nx, ny), depth, False, Vector2(px, py),
-                                                time, surface)
-        resolved.update(later)
+        later, self._resolved = self._resolved, dict(_swept_contacts(*self._swept))
+        self._resolved.update(later)
+        self._swept = self._rows = None
+
+
+def _swept_contacts(pairs: np.ndarray, values: np.ndarray) -> Iterator[tuple[tuple[int, int], Contact]]:
+    """``Resolution.record_swept``'s contacts as (pair, Contact), in order."""
+    columns = [values[:, column].tolist() for column in range(values.shape[1])]
+    for first, second, nx, ny, depth, time, surface, px, py in zip(*pairs.T.tolist(), *columns):
+        yield (first, second), Contact(first, second, Vector2(nx, ny), depth, False, Vector2(px, py), time, surface)
 
 
 def through_faces(a: Body, b: Body, normal: Vector2) -> bool:

@@ -137,6 +137,10 @@ class ResponseSystem(esper.Processor):
             self._resolution = None
         return self._contacts
 
+    @contacts.setter
+    def contacts(self, contacts: list[Contact]) -> None:
+        self._resolution, self._contacts = None, contacts
+
     def _record(self, state: Resolution, riders: list[Body], up: Vector2) -> None:
         """Keep the step's contacts, grounded and crushed bodies and riders,
         and set the Touching components."""

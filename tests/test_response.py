@@ -335,3 +335,28 @@ def test_swept_contacts_still_add_depth_after_many_lookups():
     state.record(3, 7, Vector2(0, 1), 0.5)
     contacts = state.contacts()
     assert len(contacts) == 41 and contacts[-1].depth == 0.75 and contacts[-1].normal == Vector2(1, 0)
+
+
+def test_swept_contacts_kept_after_others_are_assigned_in_turn():
+    # Handed over after other contacts (never, in the pipeline), the swept
+    # contacts are assigned in turn as before: the pair recorded first keeps
+    # its place but takes the swept contact; the new pair comes last. Of a
+    # pair listed twice the last is kept, and a later record adds its depth
+    # to that one (0.5 + 0.25 = 0.75 px).
+    import numpy as np
+
+    from systems.resolution import Resolution
+
+    state = Resolution()
+    state.record(1, 2, Vector2(0, 1), 0.5)
+    state.record(5, 6, Vector2(1, 0), 0.1)
+    state.record_swept(np.array([[3, 4], [1, 2]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0],
+                                                             [-1.0, 0.0, 0.75, 0.3, 6.0, 2.0, 3.0]]))
+    assert list(state.resolved) == [(1, 2), (5, 6), (3, 4)]
+    assert (state.resolved[(1, 2)].normal, state.resolved[(1, 2)].depth) == (Vector2(-1, 0), 0.75)
+    twice = Resolution()
+    twice.record_swept(np.array([[3, 4], [3, 4]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0],
+                                                             [0.0, 1.0, 0.5, 0.6, 6.0, 2.0, 3.0]]))
+    twice.record(3, 4, Vector2(1, 0), 0.25)
+    (contact,) = twice.contacts()
+    assert (contact.normal, contact.depth, contact.time) == (Vector2(0, 1), 0.75, 0.6)
