@@ -70,8 +70,9 @@ def inlined_helper(function: _F) -> _F:
     arena, where LLVM's inliner would not take it in. numba's
     ``inline="always"`` puts its body in its callers before compiling
     them. On the fast arena's sweeps (N=2,000, 3,000 px/s) six such helpers
-    took the kernel from 48.7 to 38.4 million instructions, for about 2 s
-    more of the one-time compile (see README, "Speed").
+    took the kernel from 48.7 to 38.4 million instructions; the one-time
+    compile of the first physics step grew from about 22 to 28 s here (see
+    README, "Speed").
     """
     return _compile_helper(function, inline=True)
 

@@ -254,7 +254,8 @@ class Resolution:
         """Keep the contacts the compiled sweeps recorded, as assigning each
         in turn to ``resolved`` would: ``pairs`` (m, 2) their entity ids,
         ``values`` (m, 7) float columns (``SWEPT_COLUMNS``: normal x and y,
-        depth px, time, surface px, point x and y px), both kept as given.
+        depth px, time, surface px, point x and y px), both kept, not copied
+        (``record`` adds to the depths: hand over arrays of your own).
 
         Their ``Contact`` objects are made when the contacts are first read
         (``resolved``, ``contacts``): a fast scene records thousands a step
