@@ -5,11 +5,13 @@ vA' = (e·mB·(vB − vA) + mA·vA + mB·vB) / (mA + mB), against a STATIC
 vA' = vB − e·(vA − vB), Coulomb friction, and a stopping distance v²/(2μg).
 """
 
+import numpy as np
 import pytest
 from pygame import Vector2
 
 from ecs import World
 from helpers import DT, box, position, run, velocity, wall
+from systems.resolution import SWEPT_COLUMNS, Resolution
 
 
 def formula(ma, mb, va, vb, e):
@@ -285,10 +287,6 @@ def test_contacts_kept_as_arrays_read_as_contacts_recorded_one_by_one():
     # they must read as the same contacts recorded one at a time: a later
     # record of the same pair adds its depth (0.25 + 0.5 = 0.75 px), a new
     # pair is added, and contacts come out by time, then entity ids.
-    import numpy as np
-
-    from systems.resolution import SWEPT_COLUMNS, Resolution
-
     state = Resolution()
     pairs = np.array([[3, 7], [1, 2]])
     # normal x, y; depth; time; surface; point x, y (SWEPT_COLUMNS)
@@ -324,10 +322,6 @@ def test_swept_contacts_still_add_depth_after_many_lookups():
     # Past a number of lookups by pair the swept contacts are made into
     # objects and found in a dict: a swept pair recorded again after that
     # still adds its depth (0.25 + 0.5 = 0.75 px), and each pair is kept once.
-    import numpy as np
-
-    from systems.resolution import Resolution
-
     state = Resolution()
     state.record_swept(np.array([[3, 7]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0]]))
     for other in range(100, 140):  # 40 new pairs, each looked up first
@@ -343,10 +337,6 @@ def test_swept_contacts_kept_after_others_are_assigned_in_turn():
     # its place but takes the swept contact; the new pair comes last. Of a
     # pair listed twice the last is kept, and a later record adds its depth
     # to that one (0.5 + 0.25 = 0.75 px).
-    import numpy as np
-
-    from systems.resolution import Resolution
-
     state = Resolution()
     state.record(1, 2, Vector2(0, 1), 0.5)
     state.record(5, 6, Vector2(1, 0), 0.1)
