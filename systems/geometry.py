@@ -183,8 +183,8 @@ def box_contact(a: Box, b: Box, before_a: Box, before_b: Box, tie: Tie = (0.0, 1
     a body sliding over flush tiles from snagging on their seams, where the
     plain least-overlap rule would push it sideways. Entering across a corner,
     the axis whose gap closed last is the one hit. Bodies that already
-    overlapped on both axes take the axis of least overlap at the start of
-    the step (for a pile spawned on one spot, ``tie``, a unit direction a->b
+    overlapped on both axes take the axis of least penetration (the depth
+    to leave by) at the start of the step (for a pile spawned on one spot, ``tie``, a unit direction a->b
     chosen per pair, picks the axis and side when nothing else does).
     """
     overlap = (axis_overlap(a, b, 0), axis_overlap(a, b, 1))
@@ -206,9 +206,13 @@ def box_contact(a: Box, b: Box, before_a: Box, before_b: Box, tie: Tie = (0.0, 1
         axis = 0 if apart[0] else 1
     elif apart[0]:
         axis = 0 if entries[0] > entries[1] or (entries[0] == entries[1] and overlap[0] < overlap[1]) else 1
-    else:  # least overlap as the step began, so that a pile pushes apart in all directions
-        axis = 0 if before[0] < before[1] else 1
-        if before[0] == before[1]:  # e.g. equal boxes spawned on one spot
+    else:  # least penetration as the step began, so that a pile pushes apart in all directions
+        # The depth to leave by, not the overlap's length: a body lying across
+        # a long floor overlaps it by its own width along the floor, but must
+        # travel to the floor's end to leave that way, through it.
+        deep = (-directional_gap(before_a, before_b, 0, signs[0]), -directional_gap(before_a, before_b, 1, signs[1]))
+        axis = 0 if deep[0] < deep[1] else 1
+        if deep[0] == deep[1]:  # e.g. equal boxes spawned on one spot
             axis = 0 if abs(tie[0]) > abs(tie[1]) else 1
     depth = -directional_gap(a, b, axis, signs[axis])
     return BoxContact(axis, signs[axis], depth, entries[axis], overlap[1 - axis])

@@ -187,14 +187,21 @@ class Resolution:
                     and rider.entity not in self.rides and up.dot(self.up) > 0.5):
                 self.rides[rider.entity] = Ride(platform.entity, Vector2(up))
 
-    def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0) -> list[Body]:
+    def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0,
+                   squeezed: bool = False) -> list[Body]:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
         the contact (touching faces ``surface`` px long); return the bodies
         that moved. When both hold still that way (a STATIC or a body pinned
         against one on each side) the body between is ``crushed``: it is
         still pushed out of a STATIC, and Response then centres it between
-        the squeezing surfaces (``centre_crushed``)."""
+        the squeezing surfaces (``centre_crushed``). A pair known to be
+        ``squeezed`` (a body still crushed since last step) is crushed and
+        settled without moving."""
         pinned = self.holds(a, b, normal)
+        if squeezed:
+            self.crushed.update(body.entity for body in (a, b) if not body.static)
+            self.settle(a, b, normal, (True, True), depth, surface)
+            return []
         if pinned[0] and pinned[1]:  # squeezed between things that won't yield: crushed
             # Still pushed out of a STATIC (push_share moves the one that is
             # not), so nothing is left inside level geometry; Response then

@@ -15,9 +15,9 @@ from components._checks import finite_vector
 from systems.collision import Body, CollisionSystem
 from systems.contact import Contact
 from systems.continuous import Sweeper
-from systems.geometry import TOUCH_EPSILON, Box, axis_overlap, boxes_overlap, tie_direction
+from systems.geometry import TOUCH_EPSILON, boxes_overlap, tie_direction
 from systems.geometry import union_box
-from systems.narrowphase import overlap, sweep
+from systems.narrowphase import Penetration, exit_distance, overlap, sweep
 from systems.sweep import Hit
 from systems.piles import find_piles, relax_pile
 from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution
@@ -95,6 +95,9 @@ class ResponseSystem(esper.Processor):
         self.filters: list[CollisionFilter] = []
         self.grounded: dict[int, Vector2] = {}
         self.crushed: list[int] = []
+        # Last step's crushed bodies' pairs with what squeezed them, with the
+        # normals (a->b) they were pushed apart along (see ``_push_out``).
+        self._squeezes: Squeezes = {}
         self._warned_crush = False
         self._warned = False
         self.sweeper = Sweeper(max_subdivisions)
@@ -116,8 +119,7 @@ class ResponseSystem(esper.Processor):
             met, swept = self.sweeper.met, self.sweeper.swept
         with timed(f"{name}.push_out"):
             self._push_out(state, met, swept)
-            if state.crushed:
-                centre_crushed(state, self.collision)
+            self._squeezes = centre_crushed(state, self.collision) if state.crushed else {}
             if up:
                 snap_to_ground(state, self.collision, self.grounded, up)
         with timed(f"{name}.contacts"):
@@ -196,6 +198,7 @@ class ResponseSystem(esper.Processor):
                               body_b.box, body_b.shape, body_b.before, tie_direction(a, b))
             if contact is None:
                 continue
+            contact = self._squeezed_side(body_a, body_b, contact)
             done = rounds.get((a, b), 0)
             if done and contact.depth <= RESOLVE_SLOP:
                 continue  # a leftover from a chain of shared pushes; see RESOLVE_SLOP
@@ -212,13 +215,48 @@ class ResponseSystem(esper.Processor):
             depth = contact.depth + (RESOLVE_SLOP if done else 0.0)
             if not state.permits(body_a, body_b, contact.normal):
                 continue  # a one-way face from behind, or a filter lets them pass
-            for body in state.push_apart(body_a, body_b, contact.normal, depth, contact.surface):
+            held = self._still_squeezed(body_a, body_b, contact.normal)
+            for body in state.push_apart(body_a, body_b, contact.normal, depth, contact.surface, held):
                 pushes[body.entity] = pushes.get(body.entity, 0) + 1
                 partners, cost = self.collision.candidates_within(body, body.box, budget)
                 if cost <= budget:
                     budget -= cost
                     for other in partners:
                         _enqueue(queue, *_ordered(body, bodies[other]), heap=True)
+
+    def _squeezed_side(self, a: Body, b: Body, contact: Penetration) -> Penetration:
+        """The contact pushing a crushed body and what squeezed it last
+        step apart along last step's normal: it was left overlapping, maybe
+        past the middle of a thin STATIC, and the least penetration would
+        then push it out the far side, through it."""
+        normal = self._squeezes.get((a.entity, b.entity))
+        if normal is None or normal == contact.normal:
+            return contact
+        depth = exit_distance(a.box, a.shape, b.box, b.shape, normal)
+        return contact if depth is None else Penetration(Vector2(normal), depth, contact.entry, contact.surface)
+
+    def _still_squeezed(self, a: Body, b: Body, normal: Vector2) -> bool:
+        """Whether the pair (a crushed body and what squeezed it last step)
+        may not be pushed apart along ``normal`` (a->b), because the push
+        would move the body toward something else that squeezed it from the
+        other side last step and that it still overlaps: it is still crushed,
+        and pushed out of one it would go through the other (a lift rising
+        into a ceiling) if that one is thin."""
+        if (a.entity, b.entity) not in self._squeezes:
+            return False
+        bodies = self.collision.bodies
+        for body, push in ((a, -normal), (b, normal)):
+            if body.static:
+                continue
+            for (first, second), toward in self._squeezes.items():
+                if body.entity not in (first, second) or {first, second} == {a.entity, b.entity}:
+                    continue
+                other = bodies[second if first == body.entity else first]
+                toward = toward if first == body.entity else -toward
+                if toward.dot(push) > 0.5 and overlap(body.box, body.shape, body.before, other.box,
+                                                      other.shape, other.before) is not None:
+                    return True
+        return False
 
     def _warn_once(self, a: int, b: int, depth: float) -> None:
         if not self._warned:
@@ -276,64 +314,107 @@ def _leave_or_land(bodies: dict[int, Body], rides: Rides, landed: Rides) -> None
     rides.update(landed)
 
 
-def centre_crushed(state: Resolution, collision: CollisionSystem) -> None:
-    """Put each crushed body midway between what squeezes it: along each axis
-    where a STATIC or a pinned body lies on each side of it, level with it
-    on the other axis, and the gap between their faces is narrower than the
-    body, move its centre to the middle of that gap. It is never pushed out
-    through either, and its centre stays between the squeezing surfaces, in
-    both pipelines. (Held triangles count by their bounding boxes.)"""
+#: A crushed body's pairs with what squeezes it, each with its normal (a->b).
+Squeezes = dict[tuple[int, int], Vector2]
+
+
+def centre_crushed(state: Resolution, collision: CollisionSystem) -> Squeezes:
+    """Put each crushed body between what squeezes it, and return the pairs
+    it was squeezed by, with their normals (a->b).
+
+    What squeezes it are the colliders it touched this step that hold still
+    (a STATIC, a pinned or a crushed body), each on the side its first
+    contact this step found it: the contact's normal, by its dominant axis
+    (y at 45°). Along each axis with such colliders on both sides whose
+    faces leave the body no room, it is moved to the middle of the room
+    there would be (overlapping both, or midway between crossed faces), or
+    flush with a STATIC when what presses it from the other side can move.
+    The sides come from the contacts, not from where push-out left it, so it
+    ends between the two however far a push took it; the distances come
+    from sweeping its shape along the axis, so boxes, circles and slopes
+    are measured as they are."""
     bodies = collision.bodies
-    partners: dict[int, list[int]] = {}
-    for a, b in state.resolved:  # what touched whom this step
-        partners.setdefault(a, []).append(b)
-        partners.setdefault(b, []).append(a)
+    toward: dict[int, list[tuple[int, Vector2]]] = {}
+    for (a, b), contact in state.resolved.items():
+        if not contact.trigger:
+            toward.setdefault(a, []).append((b, contact.normal))
+            toward.setdefault(b, []).append((a, -contact.normal))
+    squeezes: Squeezes = {}
     queue = sorted(state.crushed)
     while queue:
         body = bodies[queue.pop(0)]
-        near = [bodies[e] for e in sorted(partners.get(body.entity, ()))]
-        held = [other for other in near if not other.trigger
-                and (other.static or other.entity in state.pinned or other.entity in state.crushed)]
+        held = [(bodies[e], normal) for e, normal in sorted(toward.get(body.entity, ()), key=_first)
+                if _holds_still(state, bodies[e])]
         for axis in (0, 1):
-            gap = _squeeze(body.box, [(other.box, other.static) for other in held], axis)
-            if gap is None:
-                continue
-            (low, low_static), (high, high_static) = gap
-            shift = Vector2()
-            shift[axis] = (low + high) / 2 - (body.box[axis] + body.box[axis + 2] / 2)
-            if (shift[axis] < 0 and low_static and not high_static) or (
-                    shift[axis] > 0 and high_static and not low_static):
-                continue  # that would press it into a STATIC to make room for a body that can move
-            body.transform.position.update(body.transform.position + shift)
-            body.sync()
-        for other in held:  # a pinned body it still overlaps is squeezed in the same vice
+            shift = _squeeze(body, held, axis)
+            if shift:
+                move = Vector2()
+                move[axis] = shift
+                body.transform.position.update(body.transform.position + move)
+                body.sync()
+        for other, normal in held:
+            first, second = _ordered(body, other)
+            squeezes[(first.entity, second.entity)] = Vector2(normal if first is body else -normal)
+            # a pinned body it still overlaps is squeezed in the same vice
             if not other.static and other.entity not in state.crushed and boxes_overlap(body.box, other.box):
                 state.crushed.add(other.entity)
                 queue.append(other.entity)
+    return squeezes
 
 
-def _squeeze(box: Box, held: list[tuple[Box, bool]],
-             axis: int) -> tuple[tuple[float, bool], tuple[float, bool]] | None:
-    """The faces (low, high, px, each with whether a STATIC owns it) of the
-    narrowest gap along ``axis`` between ``held`` boxes (each with whether it
-    is STATIC) that press on ``box`` along that axis (they overlap it less
-    along ``axis`` than along the other: the minimum displacement is along
-    ``axis``), one on each side of its centre; None unless that gap is
-    narrower than ``box`` and its faces have not crossed."""
-    other = 1 - axis
-    centre = box[axis] + box[axis + 2] / 2
-    low, high = (-math.inf, False), (math.inf, False)
-    for h, static in held:
-        across = axis_overlap(box, h, other)
-        if across <= TOUCH_EPSILON or axis_overlap(box, h, axis) > across:
-            continue  # beside the body, or pressing on it along the other axis
-        if h[axis] + h[axis + 2] / 2 < centre:
-            low = max(low, (h[axis] + h[axis + 2], static))
-        else:
-            high = min(high, (h[axis], static), key=lambda face: face[0])
-    if high[0] - low[0] >= box[axis + 2] or high[0] < low[0]:
-        return None
-    return low, high
+def _first(item: tuple[int, Vector2]) -> int:
+    return item[0]
+
+
+def _holds_still(state: Resolution, body: Body) -> bool:
+    """Whether ``body`` may squeeze another this step: not a TRIGGER, and
+    STATIC, pinned or crushed."""
+    return not body.trigger and (body.static or body.entity in state.pinned or body.entity in state.crushed)
+
+
+def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> float:
+    """How far (px) to move ``body`` along ``axis`` (0 x, 1 y) to put it
+    between the ``held`` colliders (each with the direction from the body to
+    it) that lie on either side of it along that axis, when they leave it no
+    room: 0 when there is room, or nothing on one side."""
+    low: tuple[float, bool] | None = None  # (the move that clears the lowest, whether STATIC)
+    high: tuple[float, bool] | None = None
+    for other, direction in held:
+        if (0 if abs(direction.x) > abs(direction.y) else 1) != axis:
+            continue
+        span = overlap_span(body, other, axis)
+        if span is None:
+            continue
+        if direction[axis] < 0.0:  # it lies toward -axis: the body clears it at the span's end
+            if low is None or (span[1], other.static) > low:
+                low = (span[1], other.static)
+        elif high is None or (span[0], not other.static) < (high[0], not high[1]):
+            high = (span[0], other.static)
+    if low is None or high is None or low[0] <= high[0]:
+        return 0.0
+    if low[1] != high[1]:  # flush with the STATIC: what presses from the other side can move
+        return low[0] if low[1] else high[0]
+    return (low[0] + high[0]) / 2
+
+
+def overlap_span(body: Body, other: Body, axis: int) -> tuple[float, float] | None:
+    """The moves t (px) along ``axis`` (0 x, 1 y) for which ``body``'s shape,
+    moved by t, overlaps ``other``'s: (first, last), or None when none does
+    (it passes beside it). Found by sweeping the shape through the other
+    from beyond it each way, so it holds for any pair of shapes."""
+    box, reach_box = body.box, other.box
+    reach = box[axis + 2] + reach_box[axis + 2] + abs(box[axis] - reach_box[axis]) + 1.0
+    ends = []
+    for sign in (1.0, -1.0):
+        start = [box[0], box[1], box[2], box[3]]
+        start[axis] -= sign * reach
+        motion = Vector2()
+        motion[axis] = 2.0 * sign * reach
+        hit = sweep((start[0], start[1], start[2], start[3]), body.shape, reach_box, other.shape, motion)
+        if hit is None:
+            return None
+        ends.append(sign * (2.0 * reach * hit.time - reach))
+    return (ends[0], ends[1]) if ends[1] - ends[0] > TOUCH_EPSILON else None
 
 
 def grounded_bodies(contacts: list[Contact], up: Vector2) -> dict[int, Vector2]:
