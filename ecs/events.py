@@ -2,13 +2,16 @@
 
 Handlers are held by strong references (esper's own event handlers are weak,
 so a lambda would silently vanish) and run after Response, in contact order
-(time, then entity ids); exceptions propagate out of ``World.step``.
+(time, then entity ids), each with its World as esper's current world.
+A handler that raises does not stop the others: every handler still gets
+every contact of the step (so begins and ends stay balanced), then the first
+exception propagates out of ``World.step`` (see ``StepErrors``).
 Handlers added during a step are called from the next step on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -20,13 +23,42 @@ from systems.contact import Contact
 if TYPE_CHECKING:
     from ecs.world import World
 
-__all__ = ["Between", "CollisionEvents", "CollisionHandler", "Subscription", "orient"]
+__all__ = ["Between", "CollisionEvents", "CollisionHandler", "StepErrors", "Subscription", "orient"]
 
 CollisionHandler = Callable[[Contact], Any]
 
 #: (category_a, category_b): a handler sees only pairs with one collider on
 #: a layer of category_a and the other on a layer of category_b, as (a, b).
 Between = tuple[int, int]
+
+
+class StepErrors:
+    """The exceptions raised in one step, held until the step is complete.
+
+    The first is raised again by ``raise_first``, with a note saying where
+    it came from; each later one adds a note to it (type, message and
+    where), so none is lost and the traceback is the first's.
+    """
+
+    def __init__(self, world: str) -> None:
+        self.world = world
+        self.first: Exception | None = None
+
+    def add(self, error: Exception, where: str) -> None:
+        """Keep ``error``, raised by ``where`` (a system or handler)."""
+        if self.first is None:
+            self.first = error
+            if not getattr(error, "_ecs_step_noted", False):
+                error.add_note(f"raised by {where} in a step of {self.world}; the rest of the step ran")
+                setattr(error, "_ecs_step_noted", True)
+        elif error is not self.first:
+            self.first.add_note(f"also raised later in that step, by {where}: {type(error).__name__}: {error}")
+
+    def raise_first(self) -> None:
+        """Raise the first exception kept, if any (and forget it)."""
+        error, self.first = self.first, None
+        if error is not None:
+            raise error
 
 
 @dataclass(slots=True)
@@ -73,13 +105,22 @@ class CollisionEvents(esper.Processor):
         self.touching: dict[tuple[int, int], tuple[Contact, tuple[int, int]]] = {}
 
     def process(self, dt: float) -> None:
-        """Call this step's handlers."""
+        """Call this step's handlers; raise the first exception a handler
+        raised once every handler has had every contact."""
+        errors = StepErrors(self.world.name)
         for entity in self.world.response.crushed if self.crush else ():
             for handler in list(self.crush):
-                handler(entity)
+                self._call(handler, entity, errors)
         begin, every, end = list(self.begin), list(self.every), list(self.end)
-        if not (begin or every or end or self.touching):
-            return
+        if begin or every or end or self.touching:
+            self._dispatch_contacts(begin, every, end, errors)
+        errors.raise_first()
+
+    def _dispatch_contacts(self, begin: list[Subscription], every: list[Subscription], end: list[Subscription],
+                           errors: StepErrors) -> None:
+        """Update the memory of touching pairs, then call the begin, every
+        and end handlers (the memory first, so a raising handler cannot
+        leave a pair's begin or end undelivered)."""
         collider = self.world.collision.collider
         now = {}
         for contact in self.world.contacts:
@@ -90,23 +131,23 @@ class CollisionEvents(esper.Processor):
         ended = [(_ended(contact), categories) for key, (contact, categories) in sorted(self.touching.items())
                  if key not in now]
         self.touching = now if (begin or end) else {}
-        _dispatch(begin, began)
-        _dispatch(every, now.values())
-        _dispatch(end, ended)
+        for subscriptions, entries in ((begin, began), (every, now.values()), (end, ended)):
+            for contact, categories in list(entries):
+                for subscription in subscriptions:
+                    seen = orient(contact, categories, subscription.between)
+                    if seen is not None:
+                        self._call(subscription.handler, seen, errors)
+
+    def _call(self, handler: Callable[[Any], Any], argument: Any, errors: StepErrors) -> None:
+        """Call one handler with its World current, keeping what it raises."""
+        self.world._enter()  # the handler before may have used another World
+        try:
+            handler(argument)
+        except Exception as error:
+            errors.add(error, f"collision handler {getattr(handler, '__qualname__', repr(handler))}")
 
 
 def _ended(contact: Contact) -> Contact:
     """The contact an end handler gets: a copy of the last one, at depth 0."""
     return Contact(contact.a, contact.b, Vector2(contact.normal), 0.0, contact.trigger, Vector2(contact.point),
                    0.0, contact.surface)
-
-
-def _dispatch(subscriptions: list[Subscription], entries: Iterable[tuple[Contact, tuple[int, int]]]) -> None:
-    """Call each subscription with each contact it listens to."""
-    if not subscriptions:
-        return
-    for contact, categories in list(entries):
-        for subscription in subscriptions:
-            seen = orient(contact, categories, subscription.between)
-            if seen is not None:
-                subscription.handler(seen)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import threading
 from contextlib import contextmanager
 from functools import partial
 import math
@@ -16,7 +17,7 @@ from pygame import Vector2
 from components import ALL, Collider, Physics, Transform
 from components import limits
 from components._checks import area_size, vector_within
-from ecs.events import Between, CollisionEvents, CollisionHandler, Subscription
+from ecs.events import Between, CollisionEvents, CollisionHandler, StepErrors, Subscription
 from systems.collision import CollisionSystem
 from systems.contact import Contact
 from systems.movement import MovementSystem
@@ -51,6 +52,18 @@ RESPONSE_PRIORITY = 100
 EVENTS_PRIORITY = 50
 
 _world_ids = itertools.count(1)
+
+#: esper 3 keeps the current world in its module's globals, shared by every
+#: thread: one re-entrant lock guards them. Each World method holds it while
+#: it switches esper to its own world and calls it, and ``step`` holds it for
+#: the whole step, so no other thread can switch esper to another World in
+#: the middle of one. Re-entrant, because a system or a handler may use a
+#: second World (or this one) on the same thread.
+_ESPER = threading.RLock()
+#: Names of Worlds garbage collected while another thread held ``_ESPER``:
+#: deleted from esper by the next World to take the lock in ``step`` or
+#: ``close`` (a finaliser must not wait for a lock).
+_orphans: list[str] = []
 _gravity = partial(vector_within(limits.MAX_ACCELERATION, " px/s²"), "gravity")
 
 
@@ -65,7 +78,9 @@ class World:
 
     esper 3 keeps its worlds as module-level contexts; every method here
     switches to this world's own context first, so two Worlds never see each
-    other's entities. Method names follow esper's. ``gravity`` is in px/s².
+    other's entities, and holds a lock shared by every World meanwhile, so
+    Worlds may be used on different threads (one World by one thread at a
+    time; see ``step``). Method names follow esper's. ``gravity`` is in px/s².
     ``continuous`` (default) sweeps moving bodies along their paths so that
     nothing tunnels; False keeps the discrete pipeline, where bodies are only
     tested where each step leaves them (cheaper, fine when nothing is fast).
@@ -195,8 +210,7 @@ class World:
         return first, last
 
     def _queries(self) -> SpatialQueries:
-        self._enter()
-        self.collision.sync()
+        self.collision.sync()  # (through this World's methods, each under the lock)
         return SpatialQueries(self.collision)
 
     def insert_resource(self, resource: Any) -> None:
@@ -215,21 +229,29 @@ class World:
         a game that makes a World per level or scene should close the old
         one; a World that is garbage collected closes itself.
         """
-        name, self.closed = self.name, True
-        if name not in esper.list_worlds():
-            return
-        if esper.current_world == name:
-            esper.switch_world("default")
-        esper.delete_world(name)
+        self.closed = True
+        with _ESPER:
+            _delete_contexts([self.name])
 
     def __del__(self) -> None:
+        # A finaliser may run on any thread, at any allocation: it never
+        # waits for the lock, it leaves the name for the next step or close.
+        if getattr(self, "closed", True):
+            return
+        self.closed = True
+        if not _ESPER.acquire(blocking=False):
+            _orphans.append(self.name)
+            return
         try:
-            self.close()
+            _delete_contexts([self.name])
         except Exception:  # interpreter shutdown: esper may already be gone
             pass
+        finally:
+            _ESPER.release()
 
     def _enter(self) -> None:
-        """Make this world esper's current context (every method starts so)."""
+        """Make this world esper's current context (every method starts so,
+        holding ``_ESPER``)."""
         if self.closed:
             raise RuntimeError(f"{self.name} is closed: it has no entities or systems any more")
         if esper.current_world != self.name:
@@ -268,21 +290,44 @@ class World:
     def step(self, dt: float) -> None:
         """Run every system once with ``dt`` seconds (0 to 1 s); each
         system's time (ms) is kept in ``timings`` under its class name, and
-        the stages systems time (see ``timed``) under theirs."""
+        the stages systems time (see ``timed``) under theirs.
+
+        Each system runs with this World as esper's current world, whatever
+        the system or handler before it touched. A system (or collision
+        handler) that raises does not stop the step: the other systems (and
+        handlers) run, the step completes, then the first exception is
+        raised again, with a note naming where it came from and a note for
+        each later one. A bad ``dt`` or a vector made bad in place raises
+        before anything moves.
+
+        Thread safety: the step holds a lock shared by every World, so
+        Worlds may be stepped (and built) on different threads; they take
+        turns. A World and its components belong to one thread at a time,
+        and esper's module functions are safe only inside a step (in a
+        system or handler) or while no other thread uses a World.
+        """
         if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not 0 <= dt <= limits.MAX_STEP:
             raise ValueError(f"dt must be a number of seconds in [0, {limits.MAX_STEP:g}], got {dt!r}")
-        self._enter()
-        esper.clear_dead_entities()
-        self._check_vectors()
-        timings = self.timings
-        timings.clear()
+        with _ESPER:
+            if _orphans:
+                _delete_contexts([])
+            self._enter()
+            esper.clear_dead_entities()
+            self._check_vectors()
+            self.timings.clear()
+            errors = StepErrors(self.name)
+            self._run_systems(dt, errors)
+            errors.raise_first()
+
+    def _run_systems(self, dt: float, errors: StepErrors) -> None:
+        """Run each system in turn, collecting what they raise in ``errors``."""
         collided = stale = False
         for _, system in list(self.systems):  # a list changed mid-step counts from the next step
             if system is self.response and stale:
                 # A system ran after Collision and may have moved bodies:
                 # find the pairs again, so Response sees the world as it is.
-                self._run(self.collision, dt)
-            self._run(system, dt)
+                self._run(self.collision, dt, errors)
+            self._run(system, dt, errors)
             if system is self.collision:
                 collided, stale = True, False
             elif collided:
@@ -290,7 +335,7 @@ class World:
 
     def _check_vectors(self) -> None:
         """Raise ``ValueError`` naming the entity and field if a vector was
-        made non-finite (or a size negative) in place since the last step:
+        made non-finite (or a size not > 0) in place since the last step:
         assignment is checked by the components, ``position.x = nan`` is not.
         A sum of squared lengths spots a NaN or infinity cheaply (in C: a
         vector's ``x`` costs more to read from Python than its length);
@@ -305,8 +350,8 @@ class World:
                  + sum(map(square, [body.velocity for _, body in physics]))
                  + sum(map(square, [collider.offset for _, collider in colliders]))
                  + sum(map(square, sizes)))
-        smallest = min([size[0] if size[0] < size[1] else size[1] for size in sizes], default=0.0)
-        if math.isfinite(total) and smallest >= 0.0:
+        smallest = min([size[0] if size[0] < size[1] else size[1] for size in sizes], default=1.0)
+        if math.isfinite(total) and smallest > 0.0:
             return
         for kind, field, members in ((Transform, "position", transforms),
                                      (Transform, "previous_position", transforms),
@@ -328,64 +373,93 @@ class World:
         finally:
             self.timings[stage] = self.timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000
 
-    def _run(self, system: System, dt: float) -> None:
-        """Run one system, adding its time (ms) to ``timings`` (under its
-        class name, listed before the stages it times)."""
+    def _run(self, system: System, dt: float, errors: StepErrors) -> None:
+        """Run one system with this World current, adding its time (ms) to
+        ``timings`` (under its class name, listed before the stages it
+        times) and what it raises to ``errors``."""
         name = type(system).__name__
         self.timings.setdefault(name, 0.0)
         start = time.perf_counter()
-        system.process(dt)
+        self._enter()  # a system or handler before may have used another World
+        try:
+            system.process(dt)
+        except Exception as error:
+            errors.add(error, f"{name}.process")
         self.timings[name] += (time.perf_counter() - start) * 1000
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""
-        self._enter()
-        return esper.create_entity(*components)
+        with _ESPER:
+            self._enter()
+            return esper.create_entity(*components)
 
     def delete_entity(self, entity: int, immediate: bool = False) -> None:
         """Delete an entity (at the start of the next step unless immediate)."""
-        self._enter()
-        esper.delete_entity(entity, immediate)
+        with _ESPER:
+            self._enter()
+            esper.delete_entity(entity, immediate)
 
     def entity_exists(self, entity: int) -> bool:
         """Whether the entity exists and is not waiting to be deleted."""
-        self._enter()
-        return esper.entity_exists(entity)
+        with _ESPER:
+            self._enter()
+            return esper.entity_exists(entity)
 
     def add_component(self, entity: int, component: Any) -> None:
         """Add (or replace) a component of an entity."""
-        self._enter()
-        esper.add_component(entity, component)
+        with _ESPER:
+            self._enter()
+            esper.add_component(entity, component)
 
     def remove_component(self, entity: int, component_type: type[C]) -> C:
         """Remove and return an entity's component of that type."""
-        self._enter()
-        return esper.remove_component(entity, component_type)
+        with _ESPER:
+            self._enter()
+            return esper.remove_component(entity, component_type)
 
     def component_for_entity(self, entity: int, component_type: type[C]) -> C:
         """An entity's component of that type (KeyError if missing)."""
-        self._enter()
-        return esper.component_for_entity(entity, component_type)
+        with _ESPER:
+            self._enter()
+            return esper.component_for_entity(entity, component_type)
 
     def try_component(self, entity: int, component_type: type[C]) -> C | None:
         """An entity's component of that type, or None."""
-        self._enter()
-        return esper.try_component(entity, component_type)
+        with _ESPER:
+            self._enter()
+            return esper.try_component(entity, component_type)
 
     def has_component(self, entity: int, component_type: type) -> bool:
         """Whether the entity has a component of that type."""
-        self._enter()
-        return esper.has_component(entity, component_type)
+        with _ESPER:
+            self._enter()
+            return esper.has_component(entity, component_type)
 
     def get_component(self, component_type: type[C]) -> list[tuple[int, C]]:
         """Every (entity, component) pair of that type."""
-        self._enter()
-        return esper.get_component(component_type)
+        with _ESPER:
+            self._enter()
+            return esper.get_component(component_type)
 
     def get_components(self, *component_types: type) -> list[tuple[int, tuple[Any, ...]]]:
         """Every (entity, (components...)) holding all those types."""
-        self._enter()
-        return esper.get_components(*component_types)
+        with _ESPER:
+            self._enter()
+            return esper.get_components(*component_types)
+
+
+def _delete_contexts(names: list[str]) -> None:
+    """Delete the esper contexts of closed Worlds: ``names`` and those left
+    by finalisers in ``_orphans`` (the caller holds ``_ESPER``)."""
+    names = [*names, *_orphans]
+    _orphans.clear()
+    existing = esper.list_worlds()
+    for name in names:
+        if name not in existing:
+            continue
+        if esper.current_world == name:
+            esper.switch_world("default")
+        esper.delete_world(name)
 
 
 def _raise_bad_vector(kind: type, field: str, members: list[tuple[int, Any]]) -> None:
@@ -394,10 +468,10 @@ def _raise_bad_vector(kind: type, field: str, members: list[tuple[int, Any]]) ->
         vector = getattr(component, field)
         for axis in ("x", "y"):
             value = getattr(vector, axis)
-            if not math.isfinite(value) or (field == "size" and value < 0):
+            if not math.isfinite(value) or (field == "size" and value <= 0):
                 raise ValueError(
                     f"entity {entity}: {kind.__name__}.{field}.{axis} is {value!r}, set in place "
-                    f"since the last step; it must be finite{' and >= 0' if field == 'size' else ''}"
+                    f"since the last step; it must be finite{' and > 0' if field == 'size' else ''}"
                 )
 
 

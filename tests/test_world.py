@@ -5,7 +5,7 @@ import pytest
 from pygame import Vector2
 
 from components import Collider, Physics, Transform
-from ecs import COLLISION_PRIORITY, MOVEMENT_PRIORITY, RESPONSE_PRIORITY, World
+from ecs import COLLISION_PRIORITY, EVENTS_PRIORITY, MOVEMENT_PRIORITY, RESPONSE_PRIORITY, World
 from helpers import DT, box, position, run, velocity, wall
 
 
@@ -235,4 +235,39 @@ def test_negative_size_written_in_place_is_caught_by_the_next_step():
     crate = box(world, 0, 0)
     world.component_for_entity(crate, Collider).size.x = -5
     with pytest.raises(ValueError, match=rf"entity {crate}\b.*Collider\.size\.x"):
+        world.step(DT)
+
+
+def test_each_system_and_handler_runs_with_its_own_world_as_esper_current():
+    # A handler on `first` creates an entity in `second`, which switches
+    # esper's module functions to `second`. The systems after it in
+    # `first`'s step (and the next handler) read esper's module functions
+    # directly: they must see `first`'s two Transforms (floor and crate),
+    # never `second`'s one.
+    first, second = World(gravity=(0, 980)), World()
+    wall(first, -50, 100, 200, 20)
+    box(first, 0, 95)  # 5 px into the floor: a contact in the first step
+    seen = []
+
+    class ReadsEsper:
+        def process(self, dt):
+            seen.append(len(esper.get_component(Transform)))
+
+    first.on_collision(lambda contact: second.create_entity(Transform((0, 0))))
+    first.on_collision(lambda contact: seen.append(len(esper.get_component(Transform))))
+    first.add_system(ReadsEsper(), EVENTS_PRIORITY - 10)
+    first.step(DT)
+    assert seen == [2, 2]
+    assert len(second.get_component(Transform)) == 1
+
+
+@pytest.mark.parametrize("width, height", [(0, 0), (0, 10), (10, 0), (-0.0, 10)])
+def test_a_size_set_to_zero_in_place_is_caught_by_the_next_step(width, height):
+    # Sizes lie in (0, 1e12] px (components.limits): a collider needs an area.
+    world = World()
+    box(world, 50, 0)
+    crate = box(world, 0, 0)
+    world.component_for_entity(crate, Collider).size.update(width, height)
+    axis = "x" if width == 0 else "y"
+    with pytest.raises(ValueError, match=rf"entity {crate}\b.*Collider\.size\.{axis}.*> 0"):
         world.step(DT)

@@ -1,0 +1,157 @@
+"""A step that raises: what it leaves.
+
+A system or a collision handler that raises does not stop the step: the
+other systems and handlers run, the step completes, then ``World.step``
+raises the first exception (later ones are notes on it). So a failed step
+leaves the World exactly as a step without the failing call would: fast
+bodies are still swept and bounce, every pair that begins gets its begin
+and later its end, and a scene change asked for in that step happens right
+after it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pygame import Vector2
+
+from components import Collider, ColliderType, Physics, Transform
+from ecs import COLLISION_PRIORITY, MOVEMENT_PRIORITY, Game, Scene, World
+from helpers import DT, box, position, velocity, wall
+
+
+class Fails:
+    """A system that raises ``error`` in the steps listed (counted from 0)."""
+
+    def __init__(self, error: Exception, steps: set[int]) -> None:
+        self.error, self.steps, self.step = error, steps, 0
+
+    def process(self, dt: float) -> None:
+        self.step += 1
+        if self.step - 1 in self.steps:
+            raise self.error
+
+
+class Count:
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def process(self, dt: float) -> None:
+        self.runs += 1
+
+
+def test_a_fast_ball_still_bounces_off_a_thin_wall_when_a_system_raises_in_that_step(make_world):
+    # The ball (10 px box, e = 1) moves 1,200 px/s · 1/60 s = 20 px a step;
+    # the wall is 4 px thick at x = 25..29. In the first step the ball's
+    # right edge goes from 10 to 30, into the wall: it meets the wall's face
+    # at x + 10 = 25 (time of impact 15/20 of the step; the discrete
+    # pipeline pushes it out by the 5 px overlap, less than the 9 px the
+    # other way). A STATIC wall reflects the normal velocity, v' = −e·v =
+    # −1,200 px/s. The system between Movement and Collision raises in that
+    # step: Collision and Response must still run, or the next step starts
+    # the ball inside the wall and carries it through.
+    world = make_world()
+    wall(world, 25, -20, 4, 50)
+    ball = box(world, 0, 0, velocity=(1200, 0), elasticity=1.0)
+    world.add_system(Fails(RuntimeError("AI crashed"), {0}), (MOVEMENT_PRIORITY + COLLISION_PRIORITY) // 2)
+    with pytest.raises(RuntimeError, match="AI crashed"):
+        world.step(DT)
+    for _ in range(10):
+        assert position(world, ball).x + 10 <= 25 + 1e-9  # never into, let alone through, the wall
+        assert velocity(world, ball) == Vector2(-1200, 0)
+        world.step(DT)
+
+
+def test_the_first_exception_is_raised_after_every_system_ran_and_later_ones_are_noted():
+    world = World()
+    after = Count()
+    world.add_system(Fails(ValueError("first"), {0}), 400)
+    world.add_system(Fails(KeyError("second"), {0}), 250)
+    world.add_system(after, -10)
+    with pytest.raises(ValueError, match="first") as raised:
+        world.step(DT)
+    assert after.runs == 1  # the systems after the failing ones ran
+    notes = "\n".join(raised.value.__notes__)
+    assert "raised by Fails.process" in notes and world.name in notes
+    assert "also raised later in that step, by Fails.process: KeyError: 'second'" in notes
+    assert set(world.timings) >= {"MovementSystem", "CollisionSystem", "ResponseSystem", "Count"}
+    world.step(DT)  # the next step is a normal one
+    assert after.runs == 2
+
+
+def scene_with_three_pairs(world: World) -> list[tuple[int, int]]:
+    """Three bodies, each inside its own TRIGGER (20 px squares at x = 0,
+    100, 200; the 10 px bodies at 5 px in): three pairs begin in the first
+    step. Returned as (trigger, body) pairs, the contact order (a < b)."""
+    pairs = []
+    for x in (0, 100, 200):
+        zone = world.create_entity(Transform((x, 0)), Collider((20, 20), type=ColliderType.TRIGGER))
+        pairs.append((zone, box(world, x + 5, 5)))
+    return pairs
+
+
+def test_a_raising_begin_handler_leaves_every_begin_delivered_and_every_end_balanced(make_world):
+    world = make_world()
+    pairs = scene_with_three_pairs(world)
+    seen: dict[str, list[tuple[int, int]]] = {"begin": [], "other begin": [], "every": [], "end": []}
+
+    def first_begin(contact):
+        seen["begin"].append((contact.a, contact.b))
+        raise RuntimeError(f"begin handler failed on {contact.a}, {contact.b}")
+
+    world.on_collision_begin(first_begin)
+    world.on_collision_begin(lambda contact: seen["other begin"].append((contact.a, contact.b)))
+    world.on_collision(lambda contact: seen["every"].append((contact.a, contact.b)))
+    world.on_collision_end(lambda contact: seen["end"].append((contact.a, contact.b)))
+    with pytest.raises(RuntimeError, match=rf"failed on {pairs[0][0]}, {pairs[0][1]}") as raised:
+        world.step(DT)
+    assert seen == {"begin": pairs, "other begin": pairs, "every": pairs, "end": []}
+    # The first handler raised three times: the first is raised, two noted.
+    assert sum("also raised later" in note for note in raised.value.__notes__) == 2
+    world.remove_collision_handler(first_begin)
+    # Each body leaves its trigger downwards at 600 px/s (10 px a step):
+    # y = 15 (still overlapping 0..20), then y = 25 (apart): ends then.
+    for _, body in pairs:
+        velocity(world, body).y = 600
+    world.step(DT)
+    assert seen["end"] == []
+    world.step(DT)
+    assert seen["end"] == pairs
+
+
+def test_a_scene_change_asked_for_in_a_step_that_raises_happens_right_after_it():
+    log: list[str] = []
+
+    class Named(Scene):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name, self.steps = name, 0
+
+        def enter(self) -> None:
+            log.append(f"{self.name} enter")
+
+        def exit(self) -> None:
+            log.append(f"{self.name} exit")
+
+        def update(self, dt: float) -> None:
+            self.steps += 1
+            log.append(f"{self.name} step")
+            super().update(dt)
+
+    level, game_over = Named("level"), Named("game over")
+    game = Game(scene=level, size=(80, 60), headless=True)
+
+    class LoseAndCrash:
+        def process(self, dt: float) -> None:
+            game.replace(game_over)
+            raise RuntimeError("score board crashed")
+
+    level.world.add_system(LoseAndCrash())
+    with pytest.raises(RuntimeError, match="score board"):
+        game.frame(3 / 60)  # three steps owed: the level's raises, the frame stops there
+    # Without the exception the level would be replaced right after its
+    # step: so it is, and the next step is the new scene's.
+    assert log == ["level enter", "level step", "level exit", "game over enter"]
+    assert game.scene is game_over and game.steps == 1
+    game.frame(1 / 60)
+    assert (level.steps, game_over.steps) == (1, 1)
+    game.close()
