@@ -8,6 +8,23 @@ friction are exchanged along the contact normal, and the bodies it changed
 are swept again through the rest of the step with their new velocities.
 Nothing tunnels, whatever the speed. A row of boxes touching end to end,
 struck without bouncing, is collided all at once (``systems.rows``).
+
+Under gravity an impact exchanges momentum at the velocity the body has
+when it hits, not at the end of the step. Movement integrates by
+semi-implicit Euler (v += g·dt, then x += v·dt), whose positions are those of
+the exact parabola half a step later: the chord of the step, along which a
+body is swept, goes from the parabola at τ + dt/2 to τ + 3dt/2, so at
+fraction t of it the body's true velocity is v − g·dt·(½ − t), v being its
+velocity for the step (after gravity). The impact reflects that; the rest of
+the step then adds back the g·dt·(½ − t) the velocity at the end of the step
+stands for (``_lag``). So an elastic bounce keeps the integrator's energy,
+½v² − g·x + ½·dt·g·v, to O(g²·dt²) per bounce (a ball with e = 1 returns to
+within g·dt²/8 px of its height), and e < 1 scales it by e². Where the
+impact leaves the pair at rest along the normal, the rest of the step's
+gravity never lifts one off the other; where it would carry them into each
+other, the contact takes it up, with friction (``_support``): a body resting
+on a floor still loses μ·g·dt of sliding speed a step, and keeps zero
+velocity along the normal.
 """
 
 from __future__ import annotations
@@ -25,7 +42,7 @@ from systems.collision import Body, CollisionSystem
 from systems.geometry import Box, boxes_overlap, swept_apart, tie_direction, union_box
 from systems.contact import Shapes
 from systems.narrowphase import overlap, sweep
-from systems.resolution import Resolution
+from systems.resolution import RESTING_SPEED, Resolution, contact_velocities, exchange
 from systems.rows import Row, find_row, settle_row
 from systems.sweeptable import Swept, covers, sweep_compiled
 
@@ -62,6 +79,7 @@ class Path:
     impacts: int = 0
     bounds: tuple[float, float, float, float] | None = None
     bounds_version: int = -1
+    free: bool = True
 
     def at(self, time: float) -> Vector2:
         """Position (px) of the transform at step fraction ``time``."""
@@ -88,6 +106,8 @@ class Sweeper:
         """Sweep all candidate pairs of this step and resolve their impacts
         (``carried``: some body rides a platform this step)."""
         self.collision, self.state, self.dt = collision, state, dt
+        # px/s: the velocity gravity adds in a step (Movement's; see _lag).
+        self.pull = collision.world.movement.gravity * dt
         self.paths: dict[int, Path] = {}
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see CollisionSystem.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
@@ -187,10 +207,16 @@ class Sweeper:
                 self._settle_row(row, normal, time)
                 return
         motions = (Vector2(path_a.motion), Vector2(path_b.motion))
+        lags = self._lags(a, b, path_a, path_b, time, normal)
+        for body, lag in zip((a, b), lags):
+            if lag is not None:  # the velocity it hits with (see the module's docstring)
+                body.physics.velocity -= lag  # type: ignore[union-attr]  # (_lag: it has Physics)
         # A frozen body keeps its place for the rest of the step, but its
         # momentum counts by its real mass: it must not act as a support.
         self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b), approach * (1.0 - time),
                           surface, time, self._shapes(a, b, time))
+        if self.pull:
+            self._support(a, b, (path_a, path_b), normal, lags)
         for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
             if body.physics is not None and not body.static and not frozen:
                 # A rider's path is its own motion plus its platform's carry.
@@ -205,6 +231,58 @@ class Sweeper:
                 path_b.motion += normal * still
         for body, path, motion in ((a, path_a, motions[0]), (b, path_b, motions[1])):
             self._changed(body, path, motion, time)
+
+    def _lags(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float,
+              normal: Vector2) -> tuple[Vector2 | None, Vector2 | None]:
+        """What each body's velocity (px/s) holds beyond its true velocity
+        at step fraction ``time`` (see ``_lag``), for an impact along
+        ``normal`` (a->b) that bounces; None for both at a resting contact
+        (approaching at the Resolution's rest_speed or slower: it bounces
+        nothing, and stops the approach of the whole step, as before)."""
+        velocity_a, velocity_b = contact_velocities(a, b, normal, self.state.up)
+        if not self.pull or (velocity_a - velocity_b).dot(normal) <= self.state.rest_speed:
+            return None, None
+        return self._lag(a, path_a, time), self._lag(b, path_b, time)
+
+    def _lag(self, body: Body, path: Path, time: float) -> Vector2 | None:
+        """Gravity's g·dt·(½ − time) (px/s), which the body's velocity holds
+        beyond its true velocity at step fraction ``time`` while it flies
+        free (see the module's docstring); None where gravity does not move
+        it (no Physics, STATIC, not SOLID, a gravity_scale of 0) or once a
+        contact holds it this step (``Path.free``)."""
+        physics = body.physics
+        if physics is None or body.static or not body.inverse_mass or not physics.gravity_scale or not path.free:
+            return None
+        lag: Vector2 = self.pull * (physics.gravity_scale * (0.5 - time))
+        return lag
+
+    def _support(self, a: Body, b: Body, paths: tuple[Path, Path], normal: Vector2,
+                 lags: tuple[Vector2 | None, Vector2 | None]) -> None:
+        """After an impact along ``normal`` (a->b) was settled at the bodies'
+        true velocities, give back to each its lag (``_lags``), which gravity
+        adds by the end of the step. Where the impact left the pair at rest
+        along the normal, the part of it that would part them is not given
+        back (gravity alone never lifts a body off what it landed on); where
+        it drives them into each other, the contact takes it up as a resting
+        contact does, with friction. Either way the contact now holds them:
+        for the rest of the step their velocities are true (``Path.free``)."""
+        up = self.state.up
+        velocity_a, velocity_b = contact_velocities(a, b, normal, up)
+        rests = abs((velocity_b - velocity_a).dot(normal)) <= RESTING_SPEED
+        zero = Vector2()
+        parting = ((lags[1] or zero) - (lags[0] or zero)).dot(normal)
+        for body, lag in zip((a, b), lags):
+            if lag is not None:
+                if rests and parting > 0.0:
+                    lag = lag - normal * lag.dot(normal)
+                body.physics.velocity += lag  # type: ignore[union-attr]  # (_lag: it has Physics)
+        velocity_a, velocity_b = contact_velocities(a, b, normal, up)
+        if (velocity_a - velocity_b).dot(normal) > RESTING_SPEED:
+            rests = True
+            exchange(a, b, normal, self.state.held_axes(a, -normal), self.state.held_axes(b, normal),
+                     self.state.rest_speed, up)
+        if rests:
+            paths[0].free = paths[1].free = False
 
     def _changed(self, body: Body, path: Path, motion: Vector2, time: float) -> None:
         """After an impact at step fraction ``time``: if the body's path no
