@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import time
+from collections import deque
 from collections.abc import Callable
 
 import pygame
@@ -40,7 +41,8 @@ class Game:
     exactly one step per frame, so runs are reproducible (tests, servers,
     screenshots). ``debug_key`` (F1) toggles the debug overlay; ``debug``
     starts it shown. ``clock`` (seconds, monotonic) can be replaced, e.g. by
-    a fake in tests.
+    a fake in tests. ``fps`` is the frames ``run`` began in the last second
+    over the real time they took; the clock runs on between calls of ``run``.
 
     At the end of the frame in which a scene pushed or swapped in takes its
     first step (a loading point: the scene is built and the compiled
@@ -90,8 +92,10 @@ class Game:
         self.steps = 0
         self.frame_timings: dict[str, float] = {}
         self.fps = 0.0
+        self._frame_starts: deque[float] = deque()  # clock readings of run's frames in the last second
         self.target_fps = fps
-        self._last: float | None = None
+        self._ticker = pygame.time.Clock()
+        self._last: float | None = None  # when run's latest frame began
         self.freeze_on_enter = freeze_on_enter
         self._entered = False  # a scene came to the top and hasn't stepped yet
         self._loaded = False  # one has stepped for the first time this frame
@@ -210,7 +214,6 @@ class Game:
                 break
             self._step(timings)
         self._devices.end_step()
-        self.steps += steps
         if alpha is None:
             alpha = self.timestep.alpha
         if self.scenes:
@@ -224,20 +227,23 @@ class Game:
         return steps
 
     def _step(self, timings: dict[str, float]) -> None:
-        """One physics step of the top scene, then the scene changes it asked for."""
+        """One physics step of the top scene, then the scene changes it asked
+        for: right after it, also when the step raised (the World completes
+        a step that raises, see ``World.step``; the exception then goes on)."""
         scene = self.scene
         self._stepping = True
         try:
             scene.update(self.timestep.step)
         finally:
             self._stepping = False
-        scene.input.end_step()
-        for name, ms in scene.world.timings.items():
-            timings[name] = timings.get(name, 0.0) + ms
-        self._loaded, self._entered = self._loaded or self._entered, False
-        pending, self._pending = self._pending, []
-        for change in pending:
-            change()
+            self.steps += 1
+            scene.input.end_step()
+            for name, ms in scene.world.timings.items():
+                timings[name] = timings.get(name, 0.0) + ms
+            self._loaded, self._entered = self._loaded or self._entered, False
+            pending, self._pending = self._pending, []
+            for change in pending:
+                change()
 
     def _draw(self, alpha: float, timings: dict[str, float]) -> None:
         """The top scene and, under transparent scenes, the frozen ones below
@@ -276,26 +282,39 @@ class Game:
         step left it, so the screenshot shows the state after the last step.
         """
         self.running = bool(self.scenes)
-        ticker = pygame.time.Clock()
-        self._last = self.clock()
         end = None if frames is None else self.frames + frames
         while self.running and (end is None or self.frames < end):
             if not self.headless:
-                ticker.tick(self.target_fps)
-            now = self.clock()
-            real, self._last = now - self._last, now
-            if real > 0:  # the frame rate shown by the overlay, smoothed
-                self.fps = 1.0 / real if self.fps == 0 else 0.9 * self.fps + 0.1 / real
-            if self.headless:
-                self.frame(self.timestep.step, alpha=1.0)
-            else:
-                self.frame(real)
+                self._ticker.tick(self.target_fps)
+            self._frame_timed()
         if screenshot:
             folder = os.path.dirname(screenshot)
             if folder:
                 os.makedirs(folder, exist_ok=True)
             pygame.image.save(self.screen, screenshot)
         self.running = False
+
+    def _frame_timed(self) -> None:
+        """One frame of ``run``, worth the real time since the last one began.
+
+        The clock is kept across calls of ``run``: a game calling it a few
+        frames at a time gets frames (and steps) worth the real time between
+        them, and ``fps`` is the frames begun in the last second over the
+        real time they took (so a long pause between calls is forgotten
+        within a second)."""
+        now = self.clock()
+        real = 0.0 if self._last is None else now - self._last
+        self._last = now
+        starts = self._frame_starts
+        starts.append(now)
+        while len(starts) > 2 and starts[0] < now - 1.0:
+            starts.popleft()
+        if now > starts[0]:
+            self.fps = (len(starts) - 1) / (now - starts[0])
+        if self.headless:
+            self.frame(self.timestep.step, alpha=1.0)
+        else:
+            self.frame(real)
 
     def close(self) -> None:
         """Close the window (after ``run`` returns) and unfreeze what the Game
