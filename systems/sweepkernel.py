@@ -109,8 +109,10 @@ def _entry_fraction(gap_before: float, gap_now: float) -> float:
 def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
                   tie: float) -> tuple[float, bool, int, float]:
     """Along one axis of a pair that overlaps now, what box_contact weighs:
-    the overlap at the start of the step, whether they were apart then, the
-    side b lies on (systems.geometry._facing_sign) and when the gap closed."""
+    the depth to leave by at the start of the step (toward the side b lies
+    on, not the overlap's length: see systems.geometry.box_contact), whether
+    they were apart then, the side b lies on (systems.geometry._facing_sign)
+    and when the gap closed."""
     low, length, other_low, other_length = a[axis], a[axis + 2], b[axis], b[axis + 2]
     before = _axis_overlap(before_a[axis], length, before_b[axis], other_length)
     apart = before <= TOUCH_EPSILON
@@ -124,7 +126,7 @@ def _contact_axis(a: Any, b: Any, before_a: Any, before_b: Any, axis: int,
     if apart:  # (the gap closed: overlapping now, the denominator is > 0)
         entry = _entry_fraction(_gap(before_a[axis], length, before_b[axis], other_length, sign),
                                 _gap(low, length, other_low, other_length, sign))
-    return before, apart, sign, entry
+    return -_gap(before_a[axis], length, before_b[axis], other_length, sign), apart, sign, entry
 
 
 # Minimum displacement vector along the axis the body came through

@@ -188,7 +188,8 @@ def test_a_piston_crushes_a_box_against_a_wall_as_the_reference_does(kernel_call
 @pytest.mark.parametrize("compiled", [True, False])
 def test_a_body_crushed_after_a_swept_impact_is_centred_in_the_gap(kernel_calls: list[int], compiled: bool) -> None:
     # A box spawned inside a wall (right face x = 42) and still moving into
-    # it: the sweeps record that contact, push-out pushes the box out into a
+    # it, nearer its right face (8.5 px) than its bottom (55 - 45.5 = 9.5 px):
+    # the sweeps record that contact, push-out pushes the box out into a
     # gap of 6 px (another STATIC's left face is at x = 48), too narrow for
     # its 8 px, so it is crushed and its centre put midway between the faces:
     # x = (42 + 48) / 2 - 4 = 41. Centring must see the contact the sweeps
@@ -197,7 +198,7 @@ def test_a_body_crushed_after_a_swept_impact_is_centred_in_the_gap(kernel_calls:
     world.response.sweeper.compiled = compiled
     world.create_entity(Transform((2.0, 15.0)), Collider((40.0, 40.0), type=ColliderType.STATIC))
     world.create_entity(Transform((48.0, 42.0)), Collider((16.0, 8.0), type=ColliderType.STATIC))
-    box = world.create_entity(Transform((31.5, 45.5)), Collider((8.0, 8.0)), Physics((-600.0, -30.0), elasticity=0.5))
+    box = world.create_entity(Transform((33.5, 45.5)), Collider((8.0, 8.0)), Physics((-600.0, -30.0), elasticity=0.5))
     crushed: list[int] = []
     world.on_crush(crushed.append)
     world.step(1 / 60)
