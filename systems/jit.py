@@ -3,22 +3,46 @@
 ``ECS_ARCADE_JIT`` in the environment says how kernels run: "1" (the
 default) compiled with numba when it is installed; "python" as plain
 Python, slow but steppable in a debugger; "0" not at all (the pure-Python
-reference code runs instead). Compiled functions are cached on disk
-(``__pycache__``), so only the first run on a machine compiles them.
+reference code runs instead). Any other value is refused (``ValueError`` at
+import, naming the variable and its values), so a typo such as "true" never
+turns the kernels off unnoticed.
+
+Compiled functions are cached on disk (``__pycache__``, an index ``.nbi`` and
+data ``.nbc`` files per function), so only the first run on a machine
+compiles them. A cache file that cannot be read back (truncated, corrupted,
+written by an incompatible build) is deleted and the function compiled and
+cached again, with one warning line on the ``ecs_arcade`` logger.
 """
 
 from __future__ import annotations
 
+import glob
+import logging
 import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "helper", "inlined_helper", "kernel"]
+__all__ = ["COMPILED", "ENABLED", "MODE", "MODES", "helper", "inlined_helper", "kernel", "mode"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
+_log = logging.getLogger("ecs_arcade")
+
+#: The values ``ECS_ARCADE_JIT`` may take.
+MODES = ("1", "python", "0")
+
+
+def mode(value: str | None) -> str:
+    """The kernel mode for ``ECS_ARCADE_JIT`` = ``value`` (None: unset, "1")."""
+    if value is None:
+        return "1"
+    if value not in MODES:
+        raise ValueError(f"ECS_ARCADE_JIT must be one of {', '.join(map(repr, MODES))} (compiled, plain "
+                         f"Python, off), got {value!r}")
+    return value
+
 
 #: How kernels run, from ``ECS_ARCADE_JIT``: "1", "python" or "0".
-MODE = os.environ.get("ECS_ARCADE_JIT", "1")
+MODE = mode(os.environ.get("ECS_ARCADE_JIT"))
 COMPILED = False
 _COUNTING_OPTIONAL = False
 if MODE == "1":
@@ -41,7 +65,8 @@ def kernel(function: _F) -> _F:
     For the functions Python calls, and any that make arrays.
     """
     if COMPILED:
-        return numba.njit(cache=True)(function)  # type: ignore[return-value]
+        compiled: _F = numba.njit(cache=True)(function)  # type: ignore[assignment]
+        return _rebuild_bad_cache(compiled)
     return function
 
 
@@ -84,5 +109,41 @@ def _compile_helper(function: _F, inline: bool) -> _F:
         options: dict[str, Any] = {"_nrt": False} if _COUNTING_OPTIONAL else {}
         if inline:
             options["inline"] = "always"
-        return njit(cache=True, **options)(function)  # type: ignore[no-any-return]
+        compiled: _F = njit(cache=True, **options)(function)
+        return _rebuild_bad_cache(compiled)
     return function
+
+
+def _rebuild_bad_cache(dispatcher: _F) -> _F:
+    """``dispatcher`` (numba's), made to treat a cache it cannot read as none.
+
+    numba reads a function's cache when the function is first compiled for
+    a signature (``Cache.load_overload``), and an index or data file that
+    does not unpickle raises out of the caller's first call (the first
+    step), naming nothing. The files of that function are deleted instead,
+    one line is logged, and numba compiles it and saves a new cache.
+    """
+    cache: Any = getattr(dispatcher, "_cache", None)  # numba's per-function cache
+    load = getattr(cache, "load_overload", None)
+    index: str | None = getattr(getattr(cache, "_cache_file", None), "_index_path", None)
+    if load is None or index is None:  # a numba without these: its own behaviour stays
+        return dispatcher
+    data = glob.escape(index[:-len(".nbi")]) + ".*.nbc"
+    function = getattr(getattr(dispatcher, "py_func", None), "__qualname__", "a kernel")
+
+    def load_overload(signature: Any, target_context: Any) -> Any:
+        try:
+            return load(signature, target_context)
+        except Exception as error:
+            for path in [index, *glob.glob(data)]:
+                try:
+                    os.remove(path)
+                except FileNotFoundError:
+                    pass
+            _log.warning("ecs_arcade: the compiled-kernel cache %s could not be read (%s: %s); "
+                         "compiling %s again and rebuilding it", index, type(error).__name__,
+                         " ".join(str(error).split()), function)
+            return None
+
+    cache.load_overload = load_overload
+    return dispatcher

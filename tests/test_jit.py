@@ -1,0 +1,89 @@
+"""The kernels' switch and their disk cache.
+
+A typo in ``ECS_ARCADE_JIT`` must not turn the kernels off unnoticed, and a
+cache file numba cannot read back must be rebuilt, not crash the first
+step. The cache tests compile a one-line function of their own, in a module
+written to a temporary folder (numba caches next to the source, in its
+``__pycache__``), so the project's own cache is never touched.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import systems.jit
+from systems import jit
+
+PROBE = '''
+from systems.jit import kernel
+
+
+@kernel
+def add_one(x):
+    return x + 1
+'''
+
+
+@pytest.mark.parametrize("value", ["true", "True", "yes", "on", "2", "", " 1", "PYTHON"])
+def test_an_unknown_switch_value_is_refused_naming_the_variable_and_its_values(value):
+    with pytest.raises(ValueError, match=r"ECS_ARCADE_JIT must be one of '1', 'python', '0'.*got"):
+        jit.mode(value)
+
+
+@pytest.mark.parametrize("value, expected", [(None, "1"), ("1", "1"), ("python", "python"), ("0", "0")])
+def test_the_known_switch_values_and_unset(value, expected):
+    assert jit.mode(value) == expected
+
+
+def test_importing_the_kernels_with_an_unknown_switch_value_fails(monkeypatch):
+    # The module reads the variable when imported: run a copy of it.
+    monkeypatch.setenv("ECS_ARCADE_JIT", "true")
+    spec = importlib.util.spec_from_file_location("jit_with_a_typo", systems.jit.__file__)
+    assert spec is not None and spec.loader is not None
+    with pytest.raises(ValueError, match="ECS_ARCADE_JIT.*'true'"):
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+def load_probe(folder: Path) -> ModuleType:
+    """Import (again) the probe module in ``folder``: a fresh numba
+    dispatcher, which reads the cache the last one wrote."""
+    name = "jit_cache_probe"
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
+
+
+@pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
+@pytest.mark.parametrize("damaged", ["index", "data"])
+def test_a_corrupted_cache_file_is_rebuilt_with_one_line_saying_so(tmp_path, caplog, damaged):
+    (tmp_path / "jit_cache_probe.py").write_text(PROBE)
+    assert load_probe(tmp_path).add_one(1) == 2  # compiled, and cached
+    cache = tmp_path / "__pycache__"
+    pattern = "*.nbi" if damaged == "index" else "*.nbc"
+    files = sorted(cache.glob(pattern))
+    assert len(files) == 1
+    files[0].write_bytes(b"\x80\x05 not a pickle")  # as a crash mid-write or a bad disk leaves it
+    with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
+        assert load_probe(tmp_path).add_one(1) == 2
+    lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
+    assert len(lines) == 1 and "\n" not in lines[0]
+    assert "jit_cache_probe" in lines[0] and "rebuild" in lines[0]
+    caplog.clear()
+    # The rebuilt cache is read back by the next dispatcher, silently.
+    with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
+        again = load_probe(tmp_path).add_one
+        assert again(1) == 2
+    assert not caplog.records
+    assert sum(again.stats.cache_hits.values()) == 1
