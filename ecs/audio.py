@@ -31,6 +31,10 @@ class Audio:
     """
 
     def __init__(self, enabled: bool = True, frequency: int = 44100, buffer: int = 512) -> None:
+        if not isinstance(enabled, bool):
+            raise ValueError(f"enabled must be a bool, got {enabled!r}")
+        frequency = _whole("frequency", frequency, 8000, 192000, " Hz")
+        buffer = _whole("buffer", buffer, 16, 65536, " samples")
         self.enabled = False
         self.reason = "disabled by the game" if not enabled else ""
         self.sounds: dict[str, tuple[pygame.mixer.Sound | None, str]] = {}
@@ -47,15 +51,20 @@ class Audio:
 
     def load(self, name: str, path: str | os.PathLike[str], channel: str = "effects") -> None:
         """Load the sound file at ``path`` (WAV or OGG) under ``name``, played
-        on ``channel``."""
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"no sound file at {os.fspath(path)!r}")
+        on ``channel``. ``FileNotFoundError`` when there is no file at
+        ``path``, ``ValueError`` when it is not a sound pygame can read;
+        silent or not, the file is read (see ``check_sound``)."""
+        _name("name", name)
+        _name("channel", channel)
+        file = _sound_path(path)
         sound = None
         if self.enabled:
             try:
-                sound = pygame.mixer.Sound(os.fspath(path))
+                sound = pygame.mixer.Sound(file)
             except pygame.error as error:
-                raise ValueError(f"{os.fspath(path)!r} is not a sound pygame can read: {error}") from error
+                raise ValueError(f"{file!r} is not a sound pygame can read: {error}") from error
+        else:
+            check_sound(file)
         self.sounds[name] = (sound, channel)
         self.volumes.setdefault(channel, 1.0)
 
@@ -75,17 +84,22 @@ class Audio:
         return playing
 
     def play_music(self, path: str | os.PathLike[str], loops: int = -1, volume: float = 1.0) -> None:
-        """Stream the music file at ``path``, ``loops`` more times (-1: forever),
-        at ``volume`` (0..1) of the music channel; replaces any music playing."""
-        if not os.path.isfile(path):
-            raise FileNotFoundError(f"no music file at {os.fspath(path)!r}")
-        self._music_volume = _unit("volume", volume)
+        """Stream the music file at ``path``, ``loops`` more times (an int >= 0,
+        or -1: forever), at ``volume`` (0..1) of the music channel; replaces
+        any music playing. The file is checked as ``load`` checks it."""
+        file = _sound_path(path, "music")
+        if isinstance(loops, bool) or not isinstance(loops, int) or loops < -1:
+            raise ValueError(f"loops must be an int >= -1 (-1 plays forever), got {loops!r}")
+        music_volume = _unit("volume", volume)
         if not self.enabled:
+            check_sound(file, music=True)
+            self._music_volume = music_volume
             return
         try:
-            pygame.mixer.music.load(os.fspath(path))
+            pygame.mixer.music.load(file)
         except pygame.error as error:
-            raise ValueError(f"{os.fspath(path)!r} is not music pygame can read: {error}") from error
+            raise ValueError(f"{file!r} is not music pygame can read: {error}") from error
+        self._music_volume = music_volume
         self._apply_music_volume()
         pygame.mixer.music.play(loops)
 
@@ -98,6 +112,7 @@ class Audio:
         """Set ``channel``'s volume (0..1): "master", "music", "effects" or a
         channel named in ``load``. Sounds already playing keep theirs; music
         changes at once."""
+        _name("channel", channel)
         self.volumes[channel] = _unit(f"volume of {channel!r}", volume)
         self._apply_music_volume()
 
@@ -119,6 +134,61 @@ class Audio:
             self.sounds = {name: (None, channel) for name, (_, channel) in self.sounds.items()}
             self.enabled = False
             self.reason = "closed"
+
+
+def _name(field: str, value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{field} must be a non-empty str, got {value!r}")
+    return value
+
+
+def _whole(field: str, value: object, low: int, high: int, unit: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{field} must be an int in [{low}, {high}]{unit}, got {value!r}")
+    return value
+
+
+def _sound_path(path: object, kind: str = "sound") -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"path must be a {kind} file's path, got {path!r}")
+    file = os.fspath(path)
+    if not isinstance(file, str) or not os.path.isfile(file):
+        raise FileNotFoundError(f"no {kind} file at {file!r}")
+    return file
+
+
+def check_sound(path: str, music: bool = False) -> None:
+    """Raise ``ValueError`` naming ``path`` unless pygame reads it as a sound
+    (as music if ``music``), even where no sound plays: a corrupt file then
+    fails on every machine, not only on those with speakers. With the mixer
+    closed, it is opened for the check on SDL's "dummy" audio driver, which
+    needs no device, and closed again; with it open (another Audio plays),
+    music is read as a sound, so that the music playing is not replaced."""
+    opened = False
+    if not pygame.mixer.get_init():
+        driver = os.environ.get("SDL_AUDIODRIVER")
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+        try:
+            pygame.mixer.init()
+            opened = True
+        except pygame.error as error:  # an SDL without its dummy driver: the file exists, no more is known
+            log.info("sound files not checked: %s", error)
+            return
+        finally:
+            if driver is None:
+                del os.environ["SDL_AUDIODRIVER"]
+            else:
+                os.environ["SDL_AUDIODRIVER"] = driver
+    try:
+        if music and opened:
+            pygame.mixer.music.load(path)
+        else:
+            pygame.mixer.Sound(path)
+    except pygame.error as error:
+        raise ValueError(f"{path!r} is not {'music' if music else 'a sound'} pygame can read: {error}") from error
+    finally:
+        if opened:
+            pygame.mixer.quit()
 
 
 def _unit(name: str, value: float) -> float:

@@ -53,9 +53,20 @@ class AnimationSystem(esper.Processor):
         self.world = world
 
     def process(self, dt: float) -> None:
-        for _, (animator, sprite) in self.world.get_components(Animator, Sprite):
+        for entity, (animator, sprite) in self.world.get_components(Animator, Sprite):
+            animation = _playing(entity, animator)
             if not animator.finished:
-                animation = animator.animations[animator.current]
                 animator.frame, animator.time, animator.finished = advance(
                     animation, animator.frame, animator.time, dt * animator.speed)
             sprite.image = animator.image
+
+
+def _playing(entity: int, animator: Animator) -> Animation:
+    """The Animation ``animator`` plays; ``ValueError`` naming ``entity`` if
+    its ``animations`` dict was changed in place under it (fields set on the
+    Animator are checked when set)."""
+    animation = animator.animations.get(animator.current)
+    if not isinstance(animation, Animation) or animator.frame >= len(animation.frames):
+        raise ValueError(f"entity {entity}: Animator plays {animator.current!r} at frame {animator.frame}, "
+                         f"which its animations (changed in place) no longer hold: {sorted(animator.animations)}")
+    return animation

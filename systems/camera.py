@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import esper
 import pygame
 from pygame import Vector2
 
-from components import Collider, Transform
-from components._checks import at_least, finite_number, finite_vector, positive
+from components import Collider, Transform, limits
+from components._checks import (Check, Validated, VectorLike, at_least, finite_number, finite_vector,
+                                non_negative_size, number_in, positive, vector_within)
 
 if TYPE_CHECKING:
     from ecs.world import World
 
-__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "follow_axis"]
+__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "follow_axis", "screen_int", "screen_rect", "visible_part"]
 
 #: The CameraSystem's priority: after every system that moves entities.
 CAMERA_PRIORITY = -200
@@ -53,38 +54,164 @@ def clamp_axis(low: float, extent: float, bound_low: float, bound_extent: float)
     return min(max(low, bound_low), bound_low + bound_extent - extent)
 
 
-class Camera:
+def screen_int(value: float) -> int:
+    """``value`` (screen px) rounded and clamped to ±``limits.MAX_SCREEN_COORDINATE``:
+    pygame.Rect wraps ints past 32 bits round, and NaN has no int."""
+    bound = limits.MAX_SCREEN_COORDINATE
+    if not value > -bound:  # NaN too: far off, never drawn over the screen
+        return -bound
+    return bound if value > bound else round(value)
+
+
+def screen_rect(left: float, top: float, right: float, bottom: float) -> pygame.Rect:
+    """The pygame.Rect between these edges (screen px), each rounded on its
+    own and clamped to ±2**30 px, so a box far off screen stays off screen
+    and a huge one still covers it (pygame.Rect would wrap its ints round)."""
+    x0, y0, x1, y1 = (screen_int(edge) for edge in (left, top, right, bottom))
+    return pygame.Rect(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
+
+
+def _visible_span(start: float, extent: float, clip_low: int, clip_high: int,
+                  pixels: int) -> tuple[int, int, int, int] | None:
+    """Along one axis, an image ``pixels`` px long stretched over [start,
+    start + extent) screen px: the image px [s0, s1) that land in [clip_low,
+    clip_high) and the screen px [d0, d1) they cover; None when none do."""
+    low, high = max(start, clip_low), min(start + extent, clip_high)
+    if not high > low or pixels <= 0:
+        return None
+    scale = pixels / extent  # image px per screen px
+    first = max(0, math.floor((low - start) * scale))
+    last = min(pixels, math.ceil((high - start) * scale))
+    d0, d1 = round(start + first / scale), round(start + last / scale)
+    if d1 <= d0:
+        return None
+    return first, last, d0, d1
+
+
+def visible_part(image_size: tuple[int, int], box: Box,
+                 clip: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect] | None:
+    """For an image of ``image_size`` px stretched over ``box`` (x, y, w, h
+    screen px, floats): the part of the image that lands inside ``clip`` and
+    the screen rectangle that part covers, or None when nothing shows.
+    Scaling only that part bounds a frame's work by the screen, not by the
+    zoom: a text or image larger than the screen is cut before it is scaled."""
+    spans = []
+    for axis in (0, 1):
+        span = _visible_span(box[axis], box[axis + 2], (clip.left, clip.top)[axis],
+                             (clip.right, clip.bottom)[axis], image_size[axis])
+        if span is None:
+            return None
+        spans.append(span)
+    (sx0, sx1, dx0, dx1), (sy0, sy1, dy0, dy1) = spans
+    return pygame.Rect(sx0, sy0, sx1 - sx0, sy1 - sy0), pygame.Rect(dx0, dy0, dx1 - dx0, dy1 - dy0)
+
+
+def _viewport(name: str, value: object) -> Vector2:
+    size = non_negative_size(name, value)
+    for axis in ("x", "y"):
+        if getattr(size, axis) > limits.MAX_VIEWPORT:
+            raise ValueError(f"{name}.{axis} must be in [0, {limits.MAX_VIEWPORT:g}] screen px, "
+                             f"got {getattr(size, axis)!r}")
+    return size
+
+
+def _dead_zone(name: str, value: object) -> Vector2:
+    size = non_negative_size(name, value)
+    for axis in ("x", "y"):
+        if getattr(size, axis) > limits.MAX_SIZE:
+            raise ValueError(f"{name}.{axis} must be in [0, {limits.MAX_SIZE:g}] px, got {getattr(size, axis)!r}")
+    return size
+
+
+def _target(name: str, value: object) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise ValueError(f"{name} must be an entity id (an int >= 0) or None, got {value!r}")
+    return value
+
+
+def _smoothing(name: str, value: object) -> float:
+    return at_least(name, finite_number(name, value), 0.0)
+
+
+def _bounds(name: str, value: object) -> Box | None:
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list, pygame.Rect)) or len(value) != 4:
+        raise ValueError(f"{name} must be (x, y, w, h) world px or None, got {value!r}")
+    x, y = (vector_within(limits.MAX_COORDINATE, " px")(f"{name} (x, y)", (value[0], value[1])))
+    w, h = non_negative_size(f"{name} (w, h)", (value[2], value[3]))
+    for axis, extent in (("w", w), ("h", h)):
+        if extent > 2 * limits.MAX_COORDINATE:
+            raise ValueError(f"{name} {axis} must be in [0, {2 * limits.MAX_COORDINATE:g}] px, got {extent!r}")
+    return (x, y, w, h)
+
+
+def _finite_now(name: str, vector: Vector2) -> None:
+    """Raise if a vector changed in place (``camera.position.x = nan``) is not finite."""
+    if not (math.isfinite(vector.x) and math.isfinite(vector.y)):
+        raise ValueError(f"camera {name} must be finite, got {tuple(vector)} (changed in place)")
+
+
+class Camera(Validated):
     """The view: where it looks, how far it zooms, whom it follows.
 
     - ``position``: world px at the view's top-left after the latest step;
       ``previous_position`` where it was a step before. Frames are drawn
-      between the two with the same interpolation as sprites.
-    - ``size``: (w, h) screen px of the viewport (the Game sets the window's).
-    - ``zoom``: > 0; 2.0 draws each world px as 2×2 screen px, 0.5 shows
-      twice as much; fractional values work.
+      between the two with the same interpolation as sprites. Set within
+      ±1e12 px (following a body it may go further; it stays finite).
+    - ``size``: (w, h) screen px of the viewport, each in [0, 65536] (the
+      Game sets the window's).
+    - ``zoom``: in [1/64, 64]; 2.0 draws each world px as 2×2 screen px,
+      0.5 shows twice as much; fractional values work.
     - ``target``: entity to follow (the centre of its Collider, or its
-      position), or None. ``dead_zone``: (w, h) world px window, centred in
-      the view, inside which the target moves without moving the camera.
-    - ``smoothing``: seconds; 0 snaps to the target, otherwise each step
-      closes 1 − e^(−dt/smoothing) of the gap, so the camera lags the same
-      whatever the step or frame rate.
-    - ``bounds``: (x, y, w, h) world px the view stays inside (the level), or None.
+      position), or None. ``dead_zone``: (w, h) world px window, each >= 0,
+      centred in the view, inside which the target moves without moving
+      the camera.
+    - ``smoothing``: seconds, >= 0; 0 snaps to the target, otherwise each
+      step closes 1 − e^(−dt/smoothing) of the gap, so the camera lags the
+      same whatever the step or frame rate.
+    - ``bounds``: (x, y, w, h) world px the view stays inside (the level), or
+      None; x and y within ±1e12, w and h in [0, 2e12].
+
+    Every field is checked when set (``ValueError`` naming it), and the
+    vectors changed in place (``camera.dead_zone.update(40, 48)``) are
+    checked again each step and each frame. The ranges are in
+    ``components.limits``.
 
     ``shake(amplitude, duration)`` jolts the drawn view; ``world_to_screen``
     and ``screen_to_world`` convert points through the view last drawn.
     """
 
-    def __init__(self, size: tuple[float, float] | Vector2 = (800, 600), *,
-                 position: tuple[float, float] | Vector2 = (0.0, 0.0), zoom: float = 1.0,
-                 target: int | None = None, dead_zone: tuple[float, float] | Vector2 = (0.0, 0.0),
+    _checks: ClassVar[dict[str, Check]] = {
+        "size": _viewport,
+        "position": vector_within(limits.MAX_COORDINATE, " px"),
+        "previous_position": vector_within(limits.MAX_COORDINATE, " px"),
+        "zoom": number_in(limits.MIN_ZOOM, limits.MAX_ZOOM),
+        "target": _target,
+        "dead_zone": _dead_zone,
+        "smoothing": _smoothing,
+        "bounds": _bounds,
+    }
+
+    size: Vector2
+    position: Vector2
+    previous_position: Vector2
+    zoom: float
+    target: int | None
+    dead_zone: Vector2
+    smoothing: float
+    bounds: Box | None
+
+    def __init__(self, size: VectorLike = (800, 600), *, position: VectorLike = (0.0, 0.0),
+                 zoom: float = 1.0, target: int | None = None, dead_zone: VectorLike = (0.0, 0.0),
                  smoothing: float = 0.0, bounds: Box | None = None, seed: int = 0) -> None:
-        self.size = finite_vector("size", size)
-        self.position = finite_vector("position", position)
+        self.size = size  # type: ignore[assignment]  # checked and converted to a Vector2
+        self.position = position  # type: ignore[assignment]
         self.previous_position = Vector2(self.position)
         self.zoom = zoom
         self.target = target
-        self.dead_zone = finite_vector("dead_zone", dead_zone)
-        self.smoothing = at_least("smoothing", finite_number("smoothing", smoothing), 0.0)
+        self.dead_zone = dead_zone  # type: ignore[assignment]
+        self.smoothing = smoothing
         self.bounds = bounds
         self.view = Vector2(self.position)  # top-left of the frame being drawn, world px
         self.shake_offset = Vector2()  # screen px
@@ -92,49 +219,37 @@ class Camera:
         self._random = random.Random(seed)
         self._placed = False
 
-    @property
-    def zoom(self) -> float:
-        """Screen px per world px, > 0."""
-        return self._zoom
-
-    @zoom.setter
-    def zoom(self, value: float) -> None:
-        self._zoom = positive("zoom", finite_number("zoom", value))
-
-    @property
-    def bounds(self) -> Box | None:
-        """(x, y, w, h) world px the view keeps inside, or None."""
-        return self._bounds
-
-    @bounds.setter
-    def bounds(self, value: Box | None) -> None:
-        if value is not None:
-            if len(value) != 4:
-                raise ValueError(f"bounds must be (x, y, w, h) or None, got {value!r}")
-            x, y, w, h = (finite_number(f"bounds[{i}]", v) for i, v in enumerate(value))
-            value = (x, y, at_least("bounds width", w, 0.0), at_least("bounds height", h, 0.0))
-        self._bounds = value
+    def check(self) -> None:
+        """Raise ``ValueError`` if a vector changed in place left its range:
+        ``size`` and ``dead_zone`` as when set, the positions finite. The
+        CameraSystem calls this each step and ``interpolate`` each frame."""
+        self._checks["size"]("camera size", self.size)
+        self._checks["dead_zone"]("camera dead_zone", self.dead_zone)
+        _finite_now("position", self.position)
+        _finite_now("previous_position", self.previous_position)
 
     @property
     def view_size(self) -> Vector2:
         """(w, h) world px the view shows: ``size / zoom``."""
-        return self.size / self._zoom
+        return self.size / self.zoom
 
-    def center_on(self, point: tuple[float, float] | Vector2) -> None:
-        """Look at ``point`` (world px) at once, without smoothing, within bounds."""
-        self.position = Vector2(point) - self.view_size / 2
+    def center_on(self, point: VectorLike) -> None:
+        """Look at ``point`` (world px, finite) at once, without smoothing, within bounds."""
+        self.position.update(finite_vector("point", point) - self.view_size / 2)
         self._clamp()
-        self.previous_position = Vector2(self.position)
+        self.previous_position.update(self.position)
         self.view = Vector2(self.position)
         self._placed = True
 
-    def follow(self, point: tuple[float, float] | Vector2, dt: float) -> None:
+    def follow(self, point: VectorLike, dt: float) -> None:
         """Move one step of ``dt`` seconds toward keeping ``point`` (world px)
         inside the dead zone, smoothed, then clamp to the bounds. The first
         call jumps straight there."""
+        point = finite_vector("point", point)
+        dt = at_least("dt", finite_number("dt", dt), 0.0)
         if not self._placed:
             self.center_on(point)
-        self.previous_position = Vector2(self.position)
+        self.previous_position.update(self.position)
         extent = self.view_size
         blend = 1.0 if self.smoothing == 0 else 1.0 - math.exp(-dt / self.smoothing)
         for axis in (0, 1):
@@ -143,19 +258,20 @@ class Camera:
         self._clamp()
 
     def _clamp(self) -> None:
-        if self._bounds is None:
+        if self.bounds is None:
             return
         extent = self.view_size
         for axis in (0, 1):
             self.position[axis] = clamp_axis(self.position[axis], extent[axis],
-                                             self._bounds[axis], self._bounds[axis + 2])
+                                             self.bounds[axis], self.bounds[axis + 2])
 
     # Screen shake with quadratic decay (Squirrel Eiserloh, "Juicing Your
     # Cameras With Math", GDC 2016: shake grows with trauma squared).
     def shake(self, amplitude: float, duration: float) -> None:
-        """Jolt the drawn view by up to ``amplitude`` screen px, fading to
-        nothing over ``duration`` seconds; a stronger shake replaces a weaker one."""
-        amplitude = at_least("amplitude", finite_number("amplitude", amplitude), 0.0)
+        """Jolt the drawn view by up to ``amplitude`` screen px (in [0, 1e4]),
+        fading to nothing over ``duration`` seconds (finite, > 0); a stronger
+        shake replaces a weaker one."""
+        amplitude = number_in(0.0, limits.MAX_SHAKE, " screen px")("amplitude", amplitude)
         duration = positive("duration", finite_number("duration", duration))
         current, left, total = self._shake
         if amplitude >= current * (left / total if total else 0.0) ** 2:
@@ -175,23 +291,24 @@ class Camera:
     def interpolate(self, alpha: float) -> None:
         """Place the view for a frame drawn ``alpha`` (0..1) of the way from the
         previous step to the latest; draw systems call this first."""
-        self.view = self.previous_position.lerp(self.position, alpha) + self.shake_offset / self._zoom
+        self.check()
+        self.view = self.previous_position.lerp(self.position, alpha) + self.shake_offset / self.zoom
 
-    def world_to_screen(self, point: tuple[float, float] | Vector2) -> Vector2:
+    def world_to_screen(self, point: VectorLike) -> Vector2:
         """Screen px of a world point, through the view last drawn."""
-        return (Vector2(point) - self.view) * self._zoom
+        return (Vector2(point) - self.view) * self.zoom
 
-    def screen_to_world(self, point: tuple[float, float] | Vector2) -> Vector2:
+    def screen_to_world(self, point: VectorLike) -> Vector2:
         """World px of a screen point, through the view last drawn."""
-        return Vector2(point) / self._zoom + self.view
+        return Vector2(point) / self.zoom + self.view
 
     def screen_rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         """Screen rectangle of a world box. Each edge is rounded on its own, so
-        boxes that touch in the world touch on screen, at any zoom."""
-        zoom, view = self._zoom, self.view
-        left, top = round((x - view.x) * zoom), round((y - view.y) * zoom)
-        right, bottom = round((x + w - view.x) * zoom), round((y + h - view.y) * zoom)
-        return pygame.Rect(left, top, right - left, bottom - top)
+        boxes that touch in the world touch on screen, at any zoom; edges are
+        clamped to ±2**30 px, so a box far off screen stays off screen."""
+        zoom, view = self.zoom, self.view
+        return screen_rect((x - view.x) * zoom, (y - view.y) * zoom, (x + w - view.x) * zoom,
+                           (y + h - view.y) * zoom)
 
     def visible_box(self) -> Box:
         """(x, y, w, h) world px of the view last drawn."""
@@ -214,7 +331,8 @@ class CameraSystem(esper.Processor):
         camera: Camera | None = self.world.resources.get(Camera)
         if camera is None:
             return
-        camera.previous_position = Vector2(camera.position)
+        camera.check()
+        camera.previous_position.update(camera.position)
         if camera.target is not None:
             if self.world.entity_exists(camera.target):
                 camera.follow(target_point(self.world, camera.target), dt)

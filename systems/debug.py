@@ -9,6 +9,9 @@ import esper
 import pygame
 
 from components import Collider, ColliderType, Transform
+from components._checks import finite_vector
+from components.sprite import _color
+from components.text import load_font, printable
 from systems.camera import Camera
 from systems.render import draw_shape
 
@@ -40,8 +43,13 @@ class Gizmos:
 
     def line(self, start: tuple[float, float] | pygame.Vector2, end: tuple[float, float] | pygame.Vector2,
              color: tuple[int, int, int] = (255, 255, 255)) -> None:
-        """Draw a line from ``start`` to ``end`` (world px) on the next frame."""
-        self.lines.append((pygame.Vector2(start), pygame.Vector2(end), color))
+        """Draw a line from ``start`` to ``end`` (world px, finite) on the next
+        frame, in ``color`` ((r, g, b), 0..255); ``ValueError`` naming the
+        argument otherwise, here rather than when the frame is drawn."""
+        rgb = _color("color", color)
+        if len(rgb) != 3:
+            raise ValueError(f"color must be (r, g, b) ints in 0..255, got {color!r}")
+        self.lines.append((finite_vector("start", start), finite_vector("end", end), (rgb[0], rgb[1], rgb[2])))
 
     def clear(self) -> None:
         """Forget every line."""
@@ -61,10 +69,14 @@ class DebugOverlay(esper.Processor):
     """
 
     def __init__(self, world: World, stats: Callable[[], list[tuple[str, str]]], visible: bool = False) -> None:
+        if not callable(stats):
+            raise ValueError(f"stats must be a callable returning (label, value) rows, got {stats!r}")
+        if not isinstance(visible, bool):
+            raise ValueError(f"visible must be a bool, got {visible!r}")
         self.world = world
         self.stats = stats
         self.visible = visible
-        self.font = pygame.font.Font(None, 18)
+        self.font = load_font(None, 18)
 
     def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw the overlay if visible; forget the Gizmos lines either way."""
@@ -98,6 +110,6 @@ class DebugOverlay(esper.Processor):
         panel = pygame.Surface((230, height), pygame.SRCALPHA)
         panel.fill((0, 0, 0, 170))
         for row, (label, value) in enumerate(rows):
-            panel.blit(self.font.render(label, True, (200, 200, 200)), (6, 4 + 16 * row))
-            panel.blit(self.font.render(value, True, (255, 255, 255)), (150, 4 + 16 * row))
+            panel.blit(self.font.render(printable(label[:80]), True, (200, 200, 200)), (6, 4 + 16 * row))
+            panel.blit(self.font.render(printable(value[:80]), True, (255, 255, 255)), (150, 4 + 16 * row))
         surface.blit(panel, (surface.get_width() - 236, 6))
