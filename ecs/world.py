@@ -97,6 +97,7 @@ class World:
         self.response = ResponseSystem(self, self.collision, continuous=continuous, gravity=gravity,
                                        rides=rides)
         self.events = CollisionEvents(self)
+        self._filter_errors: list[tuple[Exception, str]] = []  # raised by filters, for the step to raise
         self.systems: list[tuple[int, Any]] = []
         self.timings: dict[str, float] = {}
         self.add_system(self.movement, MOVEMENT_PRIORITY)
@@ -144,8 +145,15 @@ class World:
         per pair and step, in resolution order; returning ``False`` lets the
         pair pass through each other this step: no push, no momentum, no
         contact, no Touching flag (a bullet and its shooter). Works as a
-        decorator; returns the handler."""
-        return _add_handler(self.response.filters, handler, self.collision_filter)
+        decorator; returns the handler. A filter that raises lets the pair
+        be resolved as if it had not been asked, and the step raises its
+        exception once complete (see ``step``)."""
+        if handler is None:
+            return self.collision_filter
+        if not callable(handler):
+            raise ValueError(f"handler must be callable, got {handler!r}")
+        self.response.filters.append(_GuardedFilter(handler, self._filter_errors))
+        return handler
 
     def remove_collision_handler(self, handler: Callable[..., Any]) -> None:
         """Stop calling ``handler`` (a collision handler of any kind, or a
@@ -153,8 +161,8 @@ class World:
         for subscriptions in (self.events.begin, self.events.every, self.events.end):
             subscriptions[:] = [s for s in subscriptions if s.handler is not handler]
         self.events.crush[:] = [h for h in self.events.crush if h is not handler]
-        if handler in self.response.filters:
-            self.response.filters.remove(handler)
+        self.response.filters[:] = [f for f in self.response.filters
+                                    if f is not handler and getattr(f, "handler", None) is not handler]
 
     def _subscribe(self, subscriptions: list[Subscription], handler: CollisionHandler | None,
                    between: Between | None) -> Any:
@@ -381,10 +389,16 @@ class World:
         self.timings.setdefault(name, 0.0)
         start = time.perf_counter()
         self._enter()  # a system or handler before may have used another World
+        failed: Exception | None = None
         try:
             system.process(dt)
         except Exception as error:
-            errors.add(error, f"{name}.process")
+            failed = error
+        for filtered, where in self._filter_errors:  # raised (and caught) before the system's own
+            errors.add(filtered, where)
+        self._filter_errors.clear()
+        if failed is not None:
+            errors.add(failed, f"{name}.process")
         self.timings[name] += (time.perf_counter() - start) * 1000
 
     def create_entity(self, *components: Any) -> int:
@@ -485,6 +499,25 @@ def _query_mask(mask: object) -> int:
     if isinstance(mask, bool) or not isinstance(mask, int) or not 0 <= mask <= ALL:
         raise ValueError(f"mask must be an int of 32 layer bits in [0, {ALL}], got {mask!r}")
     return mask
+
+
+class _GuardedFilter:
+    """A collision filter that, if it raises, answers "resolve the pair" (as
+    if it had not been asked) and keeps the exception for the step."""
+
+    __slots__ = ("handler", "errors")
+
+    def __init__(self, handler: CollisionFilter, errors: list[tuple[Exception, str]]) -> None:
+        self.handler = handler
+        self.errors = errors
+
+    def __call__(self, a: int, b: int) -> object:
+        try:
+            return self.handler(a, b)
+        except Exception as error:
+            self.errors.append((error, f"collision filter {getattr(self.handler, '__qualname__', repr(self.handler))}"
+                                       f" (pair {a}, {b})"))
+            return True
 
 
 def _add_handler(handlers: list[Any], handler: Callable[..., Any] | None, decorator: Callable[..., Any]) -> Any:

@@ -61,6 +61,38 @@ def test_a_fast_ball_still_bounces_off_a_thin_wall_when_a_system_raises_in_that_
         world.step(DT)
 
 
+def test_a_raising_collision_filter_lets_its_pair_be_resolved_and_the_step_completes(make_world):
+    # The same ball and wall; a collision filter raises when first asked
+    # about the pair, in the middle of Response. The pair is resolved as if
+    # no filter had been asked: the ball bounces (v' = −e·v = −1,200 px/s)
+    # in that step, and the step raises the filter's exception at its end.
+    world = make_world()
+    thin = wall(world, 25, -20, 4, 50)
+    ball = box(world, 0, 0, velocity=(1200, 0), elasticity=1.0)
+    asked = []
+
+    @world.collision_filter
+    def flaky(a, b):
+        asked.append((a, b))
+        if len(asked) == 1:
+            raise LookupError("team table not loaded")
+        return True
+
+    after = Count()
+    world.add_system(after, -10)
+    with pytest.raises(LookupError, match="team table") as raised:
+        world.step(DT)
+    assert asked[0] == (thin, ball)
+    assert after.runs == 1
+    assert any(f"collision filter {flaky.__qualname__} (pair {thin}, {ball})" in note for note in raised.value.__notes__)
+    for _ in range(10):
+        assert position(world, ball).x + 10 <= 25 + 1e-9
+        assert velocity(world, ball) == Vector2(-1200, 0)
+        world.step(DT)
+    world.remove_collision_handler(flaky)
+    assert world.response.filters == []
+
+
 def test_the_first_exception_is_raised_after_every_system_ran_and_later_ones_are_noted():
     world = World()
     after = Count()
