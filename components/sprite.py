@@ -1,7 +1,8 @@
-"""Sprite: how an entity is drawn."""
+"""Sprite: how an entity is drawn; TileChunks: a large picture drawn in chunks made when in view."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar
 
@@ -10,7 +11,7 @@ from pygame import Vector2
 
 from components._checks import Check, Validated, VectorLike, any_bool, finite_vector, non_negative_size
 
-__all__ = ["Sprite"]
+__all__ = ["Sprite", "TileChunks"]
 
 
 def _color(name: str, value: object) -> tuple[int, ...]:
@@ -45,7 +46,8 @@ class Sprite(Validated):
 
     - ``color``: (r, g, b) or (r, g, b, a), 0..255; used when there is no image.
     - ``image``: a ``pygame.Surface`` drawn instead of the colour, or None.
-    - ``size``: (w, h) px; None uses the entity's Collider size.
+    - ``size``: (w, h) px the sprite covers: the image is scaled to it;
+      None uses the image's own size, or (no image) the Collider's size.
     - ``offset``: px from the Transform position to the top-left corner.
     - ``layer``: draw order; lower layers first, then by entity id.
     - ``visible``: False skips drawing.
@@ -79,3 +81,57 @@ class Sprite(Validated):
         def __init__(self, color: tuple[int, ...] = ..., image: pygame.Surface | None = ...,
                      size: VectorLike | None = ..., offset: VectorLike = ..., layer: int = ...,
                      visible: bool = ..., flip_x: bool = ..., flip_y: bool = ...) -> None: ...
+
+
+def _chunk_size(name: str, value: object) -> tuple[int, int]:
+    if (not isinstance(value, tuple) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value)):
+        raise ValueError(f"{name} must be (w, h), two ints > 0 px, got {value!r}")
+    return value
+
+
+def _chunks(name: str, value: object) -> frozenset[tuple[int, int]]:
+    if not isinstance(value, (set, frozenset)) or not all(
+            isinstance(c, tuple) and len(c) == 2 and all(isinstance(v, int) and v >= 0 for v in c)
+            for c in value):
+        raise ValueError(f"{name} must be a set of (column, row) pairs of ints >= 0, got {value!r}")
+    return frozenset(value)
+
+
+def _render(name: str, value: object) -> Callable[[int, int], pygame.Surface]:
+    if not callable(value):
+        raise ValueError(f"{name} must be a function (column, row) -> pygame.Surface, got {value!r}")
+    return value
+
+
+@dataclass(slots=True)
+class TileChunks(Validated):
+    """A large picture (a Tiled tile layer) drawn as a grid of chunk images,
+    each made when it first comes into view and let go once far from it,
+    so a map of any size costs the memory of what is on screen.
+
+    - ``chunk_size``: (w, h) px of one chunk (ints > 0); chunk (column, row)
+      has its top-left at the Transform position + (column · w, row · h).
+    - ``chunks``: the (column, row) of the chunks that have anything to draw.
+    - ``render``: ``render(column, row)`` returns chunk (column, row)'s image
+      (of ``chunk_size`` or smaller at the grid's edges); called by the
+      renderer the first time the chunk is in view after it was let go.
+    - ``layer``, ``visible``: as for ``Sprite``.
+    - ``images``: the chunk images made and kept now, by (column, row)
+      (the renderer fills and empties it).
+    """
+
+    chunk_size: tuple[int, int]
+    chunks: frozenset[tuple[int, int]]
+    render: Callable[[int, int], pygame.Surface]
+    layer: int = 0
+    visible: bool = True
+    images: dict[tuple[int, int], pygame.Surface] = field(default_factory=dict)
+
+    _checks: ClassVar[dict[str, Check]] = {
+        "chunk_size": _chunk_size,
+        "chunks": _chunks,
+        "render": _render,
+        "layer": _layer,
+        "visible": any_bool,
+    }

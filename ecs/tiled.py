@@ -2,8 +2,11 @@
 
 ``load_map(world, path)`` turns a map into entities:
 
-- every visible tile layer into sprites of pre-rendered chunks (``chunk_size``
-  tiles square), so a frame blits a handful of images, not one per tile;
+- every visible tile layer into one entity with a ``TileChunks`` component:
+  the layer cut into chunks of ``chunk_size`` tiles square, each drawn on
+  one image when it first comes into view and let go once far from it, so
+  a frame blits a handful of images and a map of any size costs the memory
+  of what is on screen;
 - the solid tiles into STATIC colliders merged into as few rectangles as the
   map allows (``systems.tilemerge``), so a 200×50 level costs the collision
   pipeline a few hundred bodies, and a body slides along merged tiles as it
@@ -21,42 +24,62 @@ editor → tile → Custom Properties):
   from below and the sides.
 - ``ramp`` (string: ``bottom_left``, ``bottom_right``, ``top_left`` or
   ``top_right``, the corner holding the right angle): a right-triangle slope.
+- ``category`` and ``mask`` (ints, as ``Collider``'s): the collision layers
+  of the tile's collider; a tile without them takes its tile layer's
+  ``category`` and ``mask`` properties, else 1 and ``ALL``.
+
+A bool property may also be the string ``true`` or ``false`` (a property
+left untyped in Tiled); anything else is refused.
+
+Tiles mirrored or turned in Tiled (the flip bits of their gid) collide as
+drawn: a ramp's corner and a one-way tile's stopping face are flipped with
+the image. Tiled flips the diagonal first (swapping x and y), then
+horizontally, then vertically (the TMX format's "Tile Flipping").
 
 One-way platforms and ramps are never merged: each tile is its own collider,
-made by ``tile_collider``: a one-way tile is a STATIC box with
-``sides=Side.TOP``, a ramp a STATIC triangle (``Shape.TRIANGLE_BOTTOM_LEFT``
-for ``bottom_left``, and so on) filling the tile.
+made by ``tile_collider``: a one-way tile is a STATIC box stopping bodies on
+one side (``Side.TOP`` unless flipped), a ramp a STATIC triangle
+(``Shape.TRIANGLE_BOTTOM_LEFT`` for ``bottom_left``, and so on) filling the
+tile. Solid tiles merge only with solid tiles of the same category and mask.
+
+Every error names the file and, where there is one, the layer, the tile or
+the object; a load that fails (a malformed file, a bad property, a factory
+that raises) deletes every entity it made, so the World is as it was.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
+from xml.etree import ElementTree
 
 import pygame
 import pytmx
 from pytmx.util_pygame import handle_transformation
 from pygame import Vector2
 
-from components import Collider, ColliderType, Shape, Side, Sprite, Transform
+from components import ALL, Collider, ColliderType, Shape, Side, Transform
+from components.sprite import TileChunks
 from ecs.images import load_image
 from ecs.world import World
 from systems.tilemerge import merge_tiles
 
 __all__ = [
-    "MapObject", "ONE_WAY", "ObjectFactory", "RAMP", "RAMP_CORNERS", "SOLID", "TileMap", "load_map",
-    "tile_collider",
+    "CATEGORY", "MASK", "MapObject", "ONE_WAY", "ObjectFactory", "RAMP", "RAMP_CORNERS", "SOLID", "TileMap",
+    "load_map", "tile_collider",
 ]
 
 #: Tile property names understood by the loader (see the module docstring).
 SOLID = "solid"
 ONE_WAY = "one_way"
 RAMP = "ramp"
+CATEGORY = "category"
+MASK = "mask"
 RAMP_CORNERS = ("bottom_left", "bottom_right", "top_left", "top_right")
-
 
 @dataclass(slots=True)
 class MapObject:
@@ -67,6 +90,8 @@ class MapObject:
     tile image of a tile object, else None; ``points`` the world px points of
     a polyline or polygon (a patrol path), else empty. ``layer`` names its
     object layer. Rotation is kept in ``rotation`` (degrees) but not applied.
+    A point object (Tiled's Insert Point) has width and height 0: ``box``
+    gives it a size of your choosing.
     """
 
     id: int
@@ -92,6 +117,24 @@ class MapObject:
         """(w, h) px."""
         return Vector2(self.width, self.height)
 
+    @property
+    def is_point(self) -> bool:
+        """Whether the object is a point: no width, no height, no points."""
+        return self.width == 0 and self.height == 0 and not self.points
+
+    def box(self, default_size: tuple[float, float]) -> tuple[Vector2, Vector2]:
+        """(top-left, size) world px of the object's box; a point object
+        gets a box of ``default_size`` (w, h) px centred on its point."""
+        if not self.is_point:
+            return self.position, self.size
+        size = Vector2(default_size)
+        return self.position - size / 2, size
+
+    def describe(self) -> str:
+        """How errors name it: id, name, class and layer."""
+        name = f" {self.name!r}" if self.name else ""
+        return f"object {self.id}{name} (class {self.kind!r}) in layer {self.layer!r}"
+
 
 #: ``factory(world, obj)`` creates the entity for a map object and returns
 #: its id (or None if it made nothing).
@@ -106,8 +149,10 @@ class TileMap:
     - ``properties``: the map's custom properties (Map → Map Properties).
     - ``background``: the map's background colour, or None.
     - ``solid_tiles``: tiles that collide; ``colliders``: the entities made
-      for them (fewer when merged); ``chunks``: the sprite entities drawing
-      the tile layers.
+      for them (fewer when merged).
+    - ``layers``: the entities drawing the visible tile layers (a
+      ``TileChunks`` each, in map order); ``chunks``: their non-empty chunks
+      as (entity, column, row).
     - ``objects``: every map object; ``entities``: the entities the
       factories made, by object kind.
     - ``tiled``: the ``pytmx.TiledMap``, for anything else in the file.
@@ -122,7 +167,8 @@ class TileMap:
     tiled: Any
     solid_tiles: int = 0
     colliders: list[int] = field(default_factory=list)
-    chunks: list[int] = field(default_factory=list)
+    layers: list[int] = field(default_factory=list)
+    chunks: list[tuple[int, int, int]] = field(default_factory=list)
     objects: list[MapObject] = field(default_factory=list)
     entities: dict[str, list[int]] = field(default_factory=dict)
 
@@ -137,19 +183,25 @@ class TileMap:
         return (0.0, 0.0, self.size.x, self.size.y)
 
 
-def tile_collider(kind: str, size: tuple[float, float], value: object = True) -> Collider:
+def tile_collider(kind: str, size: tuple[float, float], value: object = True, *,
+                  category: int = 1, mask: int = ALL) -> Collider:
     """The STATIC Collider for colliding tiles: ``kind`` SOLID for a merged
-    rectangle ``size`` (w, h) px, ONE_WAY or RAMP (``value`` a corner of
-    RAMP_CORNERS) for a single tile. The one place that maps tile
-    properties to collider features."""
+    rectangle ``size`` (w, h) px, ONE_WAY (``value`` the ``Side`` that stops
+    bodies; True is ``Side.TOP``) or RAMP (``value`` a corner of
+    RAMP_CORNERS) for a single tile; on layers ``category``, meeting
+    ``mask``. The one place that maps tile properties to collider features."""
     if kind == SOLID:
-        return Collider(Vector2(size), type=ColliderType.STATIC)
+        return Collider(Vector2(size), type=ColliderType.STATIC, category=category, mask=mask)
     if kind == ONE_WAY:
-        return Collider(Vector2(size), type=ColliderType.STATIC, sides=Side.TOP)
+        side = Side.TOP if value is True else value
+        if not isinstance(side, Side) or side not in (Side.TOP, Side.BOTTOM, Side.LEFT, Side.RIGHT):
+            raise ValueError(f"a one-way tile's value must be True or one Side, got {value!r}")
+        return Collider(Vector2(size), type=ColliderType.STATIC, sides=side, category=category, mask=mask)
     if kind == RAMP:
         if value not in RAMP_CORNERS:
             raise ValueError(f"a ramp's corner must be one of {RAMP_CORNERS}, got {value!r}")
-        return Collider(Vector2(size), type=ColliderType.STATIC, shape=Shape[f"TRIANGLE_{str(value).upper()}"])
+        return Collider(Vector2(size), type=ColliderType.STATIC, shape=Shape[f"TRIANGLE_{str(value).upper()}"],
+                        category=category, mask=mask)
     raise ValueError(f"kind must be {SOLID!r}, {ONE_WAY!r} or {RAMP!r}, got {kind!r}")
 
 
@@ -159,42 +211,133 @@ def load_map(world: World, path: str | os.PathLike[str], *,
              merge: bool = True, chunk_size: int = 16) -> TileMap:
     """Load the Tiled map at ``path`` into ``world`` and return its TileMap.
 
-    Tile layers are drawn in the map's order behind the sprites (Sprite
-    layers −n … −1 for n tile layers); a layer property ``draw_layer`` (int)
-    puts it elsewhere, e.g. 10 for a foreground in front of everything.
+    Tile layers are drawn in the map's order behind the sprites (layers
+    −n … −1 for n tile layers); a layer property ``draw_layer`` (int) puts
+    it elsewhere, e.g. 10 for a foreground in front of everything.
     ``merge=False`` makes one collider per solid tile (to compare, or debug).
     Objects whose kind has no factory are listed in ``objects`` only.
+
+    Raises FileNotFoundError for a missing map, tileset (.tsx) or image, and
+    ValueError for anything malformed: not XML, not a map, an infinite map,
+    a gid no tileset holds, a bad tile or layer property, a factory that
+    raised (chained, naming the object). Either way the World is left as
+    it was.
     """
-    if not isinstance(chunk_size, int) or chunk_size < 1:
+    if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be an int >= 1 (tiles), got {chunk_size!r}")
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"no map file at {os.fspath(path)!r}")
-    tiled = pytmx.TiledMap(os.fspath(path), image_loader=_image_loader)
-    tile_map = TileMap(os.fspath(path), tiled.width, tiled.height, (tiled.tilewidth, tiled.tileheight),
+    name = os.fspath(path)
+    tiled = _parse(name)
+    tile_map = TileMap(name, tiled.width, tiled.height, (tiled.tilewidth, tiled.tileheight),
                        dict(tiled.properties), _colour(tiled.background_color), tiled)
-    _add_colliders(world, tile_map, set(collision_layers), solid_property, merge)
-    _add_chunks(world, tile_map, chunk_size)
-    _add_objects(world, tile_map, factories or {})
+    solid, single = _collision_plan(tile_map, set(collision_layers), solid_property)
+    draw_layers = _draw_layers(tile_map)
+    first = _next_entity(world)
+    try:
+        _add_colliders(world, tile_map, solid, single, merge)
+        _add_layers(world, tile_map, draw_layers, chunk_size)
+        _add_objects(world, tile_map, factories or {})
+    except BaseException:
+        _delete_since(world, first)
+        raise
     world.insert_resource(tile_map)
     return tile_map
 
 
-def _image_loader(filename: str, colorkey: str | None, **_: object) -> Callable[..., pygame.Surface]:
-    """pytmx's image-loader hook: the tileset image loaded once, tiles cut out
-    as subsurfaces (no copies), flipped as the map asks. Works with or
-    without a window."""
-    image = load_image(filename)
-    if colorkey:
-        image = image.convert() if pygame.display.get_surface() is not None else image.copy()
-        image.set_colorkey(pygame.Color(f"#{colorkey.lstrip('#')}"))
+def _next_entity(world: World) -> int:
+    """The id the world's next entity will have (esper counts up, never reusing ids)."""
+    marker = world.create_entity()
+    world.delete_entity(marker, immediate=True)
+    return marker + 1
 
-    def load(rect: tuple[int, int, int, int] | None = None, flags: Any = None) -> pygame.Surface:
-        tile = image.subsurface(rect) if rect else image
-        if flags is not None and any(flags):
-            tile = handle_transformation(tile, flags)
-        return tile
 
-    return load
+def _delete_since(world: World, first: int) -> None:
+    """Delete every entity made since ``first`` was the next id."""
+    last = _next_entity(world)
+    for entity in range(first, last):
+        if world.entity_exists(entity):
+            world.delete_entity(entity, immediate=True)
+
+
+# ----------------------------------------------------------------------------- reading the file
+
+
+class _Named(ValueError):
+    """A ValueError whose message already names the map file."""
+
+
+def _parse(path: str) -> Any:
+    """The pytmx map of the file at ``path``, or an error naming the file."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"no map file at {path!r}")
+    root = _xml_root(path, "map", "a Tiled map (.tmx)")
+    if root.get("infinite", "0") != "0":
+        raise ValueError(f"{path}: infinite maps are not supported: their tiles are stored in chunks "
+                         f"around an unbounded plane; in Tiled, untick Map → Map Properties → Infinite "
+                         f"to give the map a fixed size")
+    if root.get("orientation", "orthogonal") != "orthogonal":
+        raise ValueError(f"{path}: only orthogonal maps are supported, this one is {root.get('orientation')!r}")
+    for tileset in root.iter("tileset"):
+        source = tileset.get("source")
+        if source:
+            tsx = os.path.join(os.path.dirname(path), source)
+            if not os.path.isfile(tsx):
+                raise FileNotFoundError(f"{path}: no tileset file {source!r} (looked for {tsx!r})")
+            _xml_root(tsx, "tileset", f"a Tiled tileset (.tsx) used by {path}")
+    tiled = pytmx.TiledMap(image_loader=_image_loader(path))
+    tiled.filename = path
+    try:
+        tiled.parse_xml(root)
+    except (FileNotFoundError, _Named):
+        raise
+    except Exception as error:  # pytmx raises bare Exceptions, ValueErrors and zlib errors alike
+        raise _Named(f"{path}: {type(error).__name__}: {error}") from error
+    if tiled.width < 1 or tiled.height < 1 or tiled.tilewidth < 1 or tiled.tileheight < 1:
+        raise ValueError(f"{path}: the map must be at least 1×1 tiles of at least 1×1 px, "
+                         f"got {tiled.width}×{tiled.height} tiles of {tiled.tilewidth}×{tiled.tileheight} px")
+    for layer in _tile_layers(tiled):
+        _check_layer(path, tiled, layer)
+    return tiled
+
+
+def _xml_root(path: str, tag: str, what: str) -> ElementTree.Element:
+    """The root element of the XML file at ``path``, which must be ``<tag>``."""
+    try:
+        root = ElementTree.parse(path).getroot()
+    except ElementTree.ParseError as error:
+        raise ValueError(f"{path}: not a well-formed XML file ({error}); is it truncated?") from error
+    if root.tag != tag:
+        raise ValueError(f"{path}: not {what}: its root element is <{root.tag}>, not <{tag}>")
+    return root
+
+
+def _image_loader(map_path: str) -> Callable[..., Callable[..., pygame.Surface]]:
+    """pytmx's image-loader hook: each tileset image loaded once, tiles cut
+    out as subsurfaces (no copies), flipped as the map asks; errors name the
+    image and the map. Works with or without a window."""
+
+    def open_image(filename: str, colorkey: str | None, **_: object) -> Callable[..., pygame.Surface]:
+        try:
+            image = load_image(filename)
+        except FileNotFoundError as error:
+            raise FileNotFoundError(f"{map_path}: no image file {filename!r}") from error
+        except (pygame.error, ValueError) as error:
+            raise _Named(f"{map_path}: cannot read the image {filename!r}: {error}") from error
+        if colorkey:
+            image = image.convert() if pygame.display.get_surface() is not None else image.copy()
+            image.set_colorkey(pygame.Color(f"#{colorkey.lstrip('#')}"))
+
+        def load(rect: tuple[int, int, int, int] | None = None, flags: Any = None) -> pygame.Surface:
+            if rect and not image.get_rect().contains(rect):
+                raise _Named(f"{map_path}: the image {filename!r} ({image.get_width()}×{image.get_height()} px) "
+                             f"has no tile at {rect}: the tileset's size does not match its image")
+            tile = image.subsurface(rect) if rect else image
+            if flags is not None and any(flags):
+                tile = handle_transformation(tile, flags)
+            return tile
+
+        return load
+
+    return open_image
 
 
 def _colour(value: str | None) -> tuple[int, int, int] | None:
@@ -209,99 +352,264 @@ def _tile_layers(tiled: Any) -> list[Any]:
     return [layer for layer in tiled.layers if isinstance(layer, pytmx.TiledTileLayer)]
 
 
-def _collision_kind(properties: Mapping[str, Any] | None, solid_property: str,
-                    whole_layer: bool) -> tuple[str, object] | None:
-    """How a tile with these properties collides: (kind, value) or None."""
+def _check_layer(path: str, tiled: Any, layer: Any) -> None:
+    """A layer's data must fill the map, and each gid be a tile of a tileset."""
+    where = f"{path}: layer {layer.name!r}"
+    count = sum(len(row) for row in layer.data)
+    if len(layer.data) != tiled.height or any(len(row) != tiled.width for row in layer.data):
+        raise ValueError(f"{where} has {count} tiles, the map {tiled.width}×{tiled.height} = "
+                         f"{tiled.width * tiled.height}")
+    used = set(chain.from_iterable(layer.data))
+    unknown = sorted(gid for gid in used if gid and (gid >= len(tiled.images) or tiled.images[gid] is None))
+    if unknown:
+        gid = unknown[0]
+        y = next(y for y, row in enumerate(layer.data) if gid in row)
+        x = layer.data[y].index(gid)
+        ranges = ", ".join(f"{ts.firstgid}–{ts.firstgid + ts.tilecount - 1} ({ts.name!r})" for ts in tiled.tilesets)
+        raise ValueError(f"{where}: tile ({x}, {y}) has gid {tiled.tiledgidmap.get(gid, gid)}, which no "
+                         f"tileset holds (tilesets: {ranges or 'none'})")
+
+
+# ----------------------------------------------------------------------------- which tiles collide
+
+
+#: How a tile collides: (kind, value, category, mask), value a ramp corner or a one-way Side.
+Kind = tuple[str, object, int, int]
+
+
+def _flip(vector: tuple[int, int], flags: Any) -> tuple[int, int]:
+    """A direction from the tile's centre (a corner (±1, ±1) or a face's
+    outward normal) as the tile's flip bits turn it: diagonal first (x and y
+    swap), then horizontal (x negated), then vertical (y negated)."""
+    x, y = vector
+    if flags and flags.flipped_diagonally:
+        x, y = y, x
+    if flags and flags.flipped_horizontally:
+        x = -x
+    if flags and flags.flipped_vertically:
+        y = -y
+    return (x, y)
+
+
+_FACES = {Side.TOP: (0, -1), Side.BOTTOM: (0, 1), Side.LEFT: (-1, 0), Side.RIGHT: (1, 0)}
+
+
+def _flipped_corner(corner: str, flags: Any) -> str:
+    vertical, horizontal = corner.split("_")
+    x, y = _flip((1 if horizontal == "right" else -1, 1 if vertical == "bottom" else -1), flags)
+    return f"{'bottom' if y > 0 else 'top'}_{'right' if x > 0 else 'left'}"
+
+
+def _flipped_side(flags: Any) -> Side:
+    normal = _flip(_FACES[Side.TOP], flags)
+    return next(side for side, face in _FACES.items() if face == normal)
+
+
+def _flag(where: str, name: str, value: object) -> bool:
+    """A bool property: a bool, or the string true or false (an untyped property)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise ValueError(f"{where}: property {name!r} must be a bool (true or false), got {value!r}")
+
+
+def _layer_bits(where: str, name: str, value: object, least: int) -> int:
+    """A category or mask property: an int of 32 layer bits in [least, ALL]."""
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= ALL:
+        raise ValueError(f"{where}: property {name!r} must be an int in [{least}, {ALL}] (32 layer bits; "
+                         f"type int in Tiled), got {value!r}")
+    return value
+
+
+def _filter(where: str, properties: Mapping[str, Any], default: tuple[int, int]) -> tuple[int, int]:
+    """(category, mask) from ``properties``, each else its ``default``."""
+    category = properties.get(CATEGORY)
+    mask = properties.get(MASK)
+    return (default[0] if category is None else _layer_bits(where, CATEGORY, category, 1),
+            default[1] if mask is None else _layer_bits(where, MASK, mask, 0))
+
+
+def _tile_name(tiled: Any, gid: int) -> str:
+    """How errors name a tile: its id in its tileset, and its gid."""
+    tiled_gid = tiled.tiledgidmap.get(gid, gid)
+    tileset = max((ts for ts in tiled.tilesets if ts.firstgid <= tiled_gid), key=lambda ts: ts.firstgid,
+                  default=None)
+    if tileset is None:
+        return f"gid {tiled_gid}"
+    return f"tile {tiled_gid - tileset.firstgid} of tileset {tileset.name!r} (gid {tiled_gid})"
+
+
+def _collision_kind(where: str, properties: Mapping[str, Any] | None, flags: Any, solid_property: str,
+                    whole_layer: bool, layer_filter: tuple[int, int]) -> Kind | None:
+    """How a tile with these properties and flip bits collides, or None."""
     properties = properties or {}
-    if properties.get(RAMP):
-        corner = properties[RAMP]
+    category, mask = _filter(where, properties, layer_filter)
+    corner = properties.get(RAMP)
+    if corner:
         if corner not in RAMP_CORNERS:
-            raise ValueError(f"tile property {RAMP!r} must be one of {RAMP_CORNERS}, got {corner!r}")
-        return (RAMP, corner)
-    if properties.get(ONE_WAY):
-        return (ONE_WAY, True)
-    if whole_layer or properties.get(solid_property):
-        return (SOLID, True)
+            raise ValueError(f"{where}: property {RAMP!r} must be one of {RAMP_CORNERS}, got {corner!r}")
+        return (RAMP, _flipped_corner(corner, flags), category, mask)
+    if ONE_WAY in properties and _flag(where, ONE_WAY, properties[ONE_WAY]):
+        return (ONE_WAY, _flipped_side(flags), category, mask)
+    solid = solid_property in properties and _flag(where, solid_property, properties[solid_property])
+    if whole_layer or solid:
+        return (SOLID, True, category, mask)
     return None
 
 
-def _add_colliders(world: World, tile_map: TileMap, collision_layers: set[str], solid_property: str,
-                   merge: bool) -> None:
-    """Mark the colliding tiles of every tile layer, merge the solid ones, make the entities."""
+def _gid_flags(tiled: Any) -> dict[int, Any]:
+    """pytmx's gid -> the flip bits of the Tiled gid it stands for."""
+    return {entry[0]: entry[1] for entry in tiled.imagemap.values() if isinstance(entry, tuple)}
+
+
+def _layer_kinds(tile_map: TileMap, layer: Any, whole: bool, solid_property: str,
+                 flags: Mapping[int, Any]) -> dict[int, Kind]:
+    """How each gid used in ``layer`` collides (gids that don't are left out)."""
     tiled = tile_map.tiled
-    solid = [[False] * tile_map.columns for _ in range(tile_map.rows)]
-    single: list[tuple[int, int, str, object]] = []  # one-way and ramp tiles: never merged
+    where = f"{tile_map.path}: layer {layer.name!r}"
+    layer_filter = _filter(where, layer.properties, (1, ALL))
+    kinds = {}
+    for gid in set(chain.from_iterable(layer.data)) - {0}:
+        kind = _collision_kind(f"{where}, {_tile_name(tiled, gid)}", tiled.get_tile_properties_by_gid(gid),
+                               flags.get(gid), solid_property, whole, layer_filter)
+        if kind is not None:
+            kinds[gid] = kind
+    return kinds
+
+
+#: A tile that is its own collider: (column, row, kind).
+Single = tuple[int, int, Kind]
+
+
+def _collision_plan(tile_map: TileMap, collision_layers: set[str],
+                    solid_property: str) -> tuple[tuple[list[bytes], list[tuple[int, int]]], list[Single]]:
+    """The solid tiles as rows of labels (0 none; an upper layer's tile wins
+    a cell) with each label's (category, mask), and the one-way and ramp
+    tiles. Reads the whole map, changes nothing: errors come before any entity."""
+    tiled = tile_map.tiled
+    flags = _gid_flags(tiled)
+    groups: dict[tuple[int, int], int] = {}
+    rows: list[bytes] = []
+    single: list[Single] = []
     for layer in _tile_layers(tiled):
-        whole = layer.name in collision_layers
-        kinds: dict[int, tuple[str, object] | None] = {}
-        for y, row in enumerate(layer.data):
-            for x, gid in enumerate(row):
-                if not gid:
-                    continue
-                if gid not in kinds:
-                    kinds[gid] = _collision_kind(tiled.get_tile_properties_by_gid(gid), solid_property, whole)
-                kind = kinds[gid]
-                if kind is not None and kind[0] == SOLID:
-                    solid[y][x] = True
-                elif kind is not None:
-                    single.append((x, y, kind[0], kind[1]))
-    tile_map.solid_tiles = sum(map(sum, solid))
+        kinds = _layer_kinds(tile_map, layer, layer.name in collision_layers, solid_property, flags)
+        table = bytearray(len(tiled.images) + 1)  # gid -> label of its (category, mask), 0 not solid
+        for gid, kind in kinds.items():
+            if kind[0] == SOLID:
+                table[gid] = _label(tile_map.path, groups, (kind[2], kind[3]))
+        if any(table):
+            labels = [bytes(map(table.__getitem__, row)) for row in layer.data]
+            rows = labels if not rows else [_over(below, above) for below, above in zip(rows, labels)]
+        others = {gid: kind for gid, kind in kinds.items() if kind[0] != SOLID}
+        if others:
+            single.extend((x, y, others[gid]) for y, row in enumerate(layer.data)
+                          for x, gid in enumerate(row) if gid in others)
+    order = sorted(groups, key=groups.__getitem__)
+    return (rows, order), single
+
+
+def _label(path: str, groups: dict[tuple[int, int], int], pair: tuple[int, int]) -> int:
+    """The merge label (1..255) of a (category, mask) pair, a new one if unseen."""
+    if pair not in groups:
+        if len(groups) == 255:
+            raise ValueError(f"{path}: solid tiles use more than 255 different (category, mask) pairs")
+        groups[pair] = len(groups) + 1
+    return groups[pair]
+
+
+def _over(below: bytes, above: bytes) -> bytes:
+    """Two rows of labels, ``above`` winning where it has one."""
+    return bytes(a or b for b, a in zip(below, above))
+
+
+def _add_colliders(world: World, tile_map: TileMap, solid: tuple[list[bytes], list[tuple[int, int]]],
+                   single: list[Single], merge: bool) -> None:
+    """Merge the solid tiles, make the entities of every colliding tile."""
+    rows, groups = solid
+    tile_map.solid_tiles = sum(len(row) - row.count(0) for row in rows)
     w, h = tile_map.tile_size
     if merge:
-        rects = merge_tiles(solid)
+        rects = merge_tiles(rows)
     else:
-        rects = [(x, y, 1, 1) for y, row in enumerate(solid) for x, cell in enumerate(row) if cell]
-    for x, y, columns, rows in rects:
+        rects = [(x, y, 1, 1) for y, row in enumerate(rows) for x, cell in enumerate(row) if cell]
+    for x, y, columns, height in rects:
+        category, mask = groups[rows[y][x] - 1]
         tile_map.colliders.append(world.create_entity(
-            Transform(Vector2(x * w, y * h)), tile_collider(SOLID, (columns * w, rows * h))))
-    for x, y, name, value in single:
-        tile_map.colliders.append(world.create_entity(Transform(Vector2(x * w, y * h)),
-                                                      tile_collider(name, (w, h), value)))
+            Transform(Vector2(x * w, y * h)),
+            tile_collider(SOLID, (columns * w, height * h), category=category, mask=mask)))
+    for x, y, (name, value, category, mask) in single:
+        tile_map.colliders.append(world.create_entity(
+            Transform(Vector2(x * w, y * h)), tile_collider(name, (w, h), value, category=category, mask=mask)))
 
 
-def _add_chunks(world: World, tile_map: TileMap, chunk_size: int) -> None:
-    """One sprite per non-empty chunk of each visible tile layer."""
-    tiled = tile_map.tiled
-    layers = _tile_layers(tiled)
-    w, h = tile_map.tile_size
+# ----------------------------------------------------------------------------- drawing
+
+
+def _draw_layers(tile_map: TileMap) -> list[tuple[Any, int]]:
+    """The visible tile layers with the Sprite layer each is drawn on."""
+    layers = _tile_layers(tile_map.tiled)
+    out = []
     for index, layer in enumerate(layers):
-        if not layer.visible:
-            continue
-        draw_layer = int(layer.properties.get("draw_layer", index - len(layers)))
-        for cy in range(math.ceil(tile_map.rows / chunk_size)):
-            for cx in range(math.ceil(tile_map.columns / chunk_size)):
-                image = _render_chunk(tiled, layer, cx * chunk_size, cy * chunk_size, chunk_size, (w, h))
-                if image is None:
-                    continue
-                if layer.opacity < 1:
-                    image.set_alpha(round(layer.opacity * 255))
-                position = Vector2(cx * chunk_size * w + layer.offsetx, cy * chunk_size * h + layer.offsety)
-                tile_map.chunks.append(world.create_entity(Transform(position), Sprite(image=image,
-                                                                                       layer=draw_layer)))
+        draw_layer = layer.properties.get("draw_layer", index - len(layers))
+        if isinstance(draw_layer, bool) or not isinstance(draw_layer, int):
+            raise ValueError(f"{tile_map.path}: layer {layer.name!r}: property 'draw_layer' must be an int "
+                             f"(type int in Tiled), got {draw_layer!r}")
+        if layer.visible:
+            out.append((layer, draw_layer))
+    return out
 
 
-def _render_chunk(tiled: Any, layer: Any, left: int, top: int, chunk_size: int,
-                  tile: tuple[int, int]) -> pygame.Surface | None:
-    """The tiles of ``layer`` from column ``left``, row ``top`` drawn on one
-    image (tiles taller than the grid sit on its bottom, as in Tiled, and
-    are clipped to the chunk), or None if there are none."""
-    w, h = tile
-    rows = layer.data[top:top + chunk_size]
-    image = None
-    for y, row in enumerate(rows):
-        for x, gid in enumerate(row[left:left + chunk_size]):
-            picture = tiled.images[gid] if gid else None
-            if picture is None:
-                continue
-            if image is None:
-                width = min(chunk_size, len(row) - left) * w
-                image = pygame.Surface((width, len(rows) * h), pygame.SRCALPHA)
-            image.blit(picture, (x * w, y * h + h - picture.get_height()))
-    return image
+def _add_layers(world: World, tile_map: TileMap, layers: list[tuple[Any, int]], chunk_size: int) -> None:
+    """One entity per visible tile layer, its chunks drawn when first in view."""
+    w, h = tile_map.tile_size
+    for layer, draw_layer in layers:
+        chunks = _occupied(layer.data, chunk_size)
+        entity = world.create_entity(
+            Transform(Vector2(layer.offsetx, layer.offsety)),
+            TileChunks((chunk_size * w, chunk_size * h), chunks, _chunk_painter(tile_map.tiled, layer, chunk_size),
+                       layer=draw_layer))
+        tile_map.layers.append(entity)
+        tile_map.chunks.extend((entity, column, row) for column, row in sorted(chunks, key=lambda c: (c[1], c[0])))
 
 
-def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, ObjectFactory]) -> None:
-    """A MapObject for every object, and an entity from its kind's factory."""
+def _occupied(data: list[list[int]], chunk_size: int) -> frozenset[tuple[int, int]]:
+    """The (column, row) of the chunks holding at least one tile."""
+    chunks: set[tuple[int, int]] = set()
+    for y, row in enumerate(data):
+        for column, left in enumerate(range(0, len(row), chunk_size)):
+            if any(row[left:left + chunk_size]):
+                chunks.add((column, y // chunk_size))
+    return frozenset(chunks)
+
+
+def _chunk_painter(tiled: Any, layer: Any, chunk_size: int) -> Callable[[int, int], pygame.Surface]:
+    """``paint(column, row)``: the tiles of chunk (column, row) of ``layer``
+    drawn on one image (tiles taller than the grid sit on its bottom, as in
+    Tiled, and are clipped to the chunk) at the layer's opacity."""
+    w, h = tiled.tilewidth, tiled.tileheight
+
+    def paint(column: int, row: int) -> pygame.Surface:
+        left, top = column * chunk_size, row * chunk_size
+        rows = layer.data[top:top + chunk_size]
+        image = pygame.Surface((min(chunk_size, tiled.width - left) * w, len(rows) * h), pygame.SRCALPHA)
+        for y, gids in enumerate(rows):
+            for x, gid in enumerate(gids[left:left + chunk_size]):
+                if gid:
+                    picture = tiled.images[gid]
+                    image.blit(picture, (x * w, y * h + h - picture.get_height()))
+        if layer.opacity < 1:
+            image.set_alpha(round(layer.opacity * 255))
+        return image
+
+    return paint
+
+
+# ----------------------------------------------------------------------------- objects
+
+
+def _map_objects(tile_map: TileMap) -> Iterator[MapObject]:
+    """Every object of every object layer, in world px."""
     for layer in tile_map.tiled.layers:
         if not isinstance(layer, pytmx.TiledObjectGroup):
             continue
@@ -309,11 +617,23 @@ def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, Object
         for obj in layer:
             kind = getattr(obj, "class", None) or obj.type or ""
             points = tuple(Vector2(p.x + dx, p.y + dy) for p in getattr(obj, "points", ()))
-            item = MapObject(obj.id, obj.name or "", kind, obj.x + dx, obj.y + dy, obj.width, obj.height,
-                             layer.name or "", dict(obj.properties), obj.image, points, obj.rotation)
-            tile_map.objects.append(item)
-            factory = factories.get(kind)
-            if factory is not None:
-                entity = factory(world, item)
-                if entity is not None:
-                    tile_map.entities.setdefault(kind, []).append(entity)
+            yield MapObject(obj.id, obj.name or "", kind, obj.x + dx, obj.y + dy, obj.width, obj.height,
+                            layer.name or "", dict(obj.properties), obj.image, points, obj.rotation)
+
+
+def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, ObjectFactory]) -> None:
+    """A MapObject for every object, and an entity from its kind's factory."""
+    for item in _map_objects(tile_map):
+        tile_map.objects.append(item)
+        factory = factories.get(item.kind)
+        if factory is None:
+            continue
+        try:
+            entity = factory(world, item)
+        except Exception as error:
+            raise ValueError(f"{tile_map.path}: {item.describe()} at ({item.x:g}, {item.y:g})"
+                             f"{', a point' if item.is_point else ''}: its factory "
+                             f"{getattr(factory, '__name__', factory)!s} raised {type(error).__name__}: "
+                             f"{error}") from error
+        if entity is not None:
+            tile_map.entities.setdefault(item.kind, []).append(entity)

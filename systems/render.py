@@ -1,13 +1,16 @@
-"""Render: draw the sprites in view once per frame, between the last two physics states."""
+"""Render: draw the sprites and tile chunks in view once per frame, between the last two physics states."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import esper
 import pygame
+from pygame import Vector2
 
 from components import Collider, Physics, Shape, Sprite, Transform
+from components.sprite import TileChunks
 from systems.broadphase import SpatialGrid
 from systems.camera import Box, Camera
 from systems.narrowphase import CORNERS
@@ -54,27 +57,40 @@ class ImageCache:
 
 def sprite_box(world: World, entity: int, transform: Transform, sprite: Sprite, alpha: float = 1.0) -> Box:
     """(x, y, w, h) world px a sprite covers, ``alpha`` of the way from its
-    previous position to its position: the image's size, else ``size``,
-    else the Collider's."""
+    previous position to its position: ``size`` if set (an image is scaled
+    to it), else the image's size, else the Collider's."""
+    return _box(transform, sprite, world.try_component(entity, Collider), alpha)
+
+
+def _box(transform: Transform, sprite: Sprite, collider: Collider | None, alpha: float = 1.0) -> Box:
     where = transform.previous_position.lerp(transform.position, alpha) if alpha != 1.0 else transform.position
     w: float
     h: float
-    if sprite.image is not None:
-        w, h = sprite.image.get_size()
-    elif sprite.size is not None:
+    if sprite.size is not None:
         w, h = sprite.size
+    elif sprite.image is not None:
+        w, h = sprite.image.get_size()
+    elif collider is not None:
+        w, h = collider.size
     else:
-        collider = world.try_component(entity, Collider)
-        w, h = (collider.size.x, collider.size.y) if collider is not None else (0.0, 0.0)
-    return (where.x + sprite.offset.x, where.y + sprite.offset.y, w, h)
+        w = h = 0.0
+    offset = sprite.offset
+    return (where.x + offset.x, where.y + offset.y, w, h)
 
 
 def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
+#: A still sprite as filed: its components and the box it was filed under.
+_Still = tuple[Transform, Sprite, "Collider | None", Box]
+#: One thing to draw: (layer, entity, (row, column) of a chunk or (), box, sprite or None, chunk image or None).
+_Row = tuple[int, int, tuple[int, ...], Box, "Sprite | None", "pygame.Surface | None"]
+
+
 class RenderSystem(esper.Processor):
-    """Draw every entity with Transform and Sprite that the Camera sees, lower layers first.
+    """Draw every entity with Transform and Sprite (or TileChunks) that the
+    Camera sees, lower layers first.
 
     A draw system (see ``Game.add_draw_system``): ``process(surface, alpha)``
     runs once per frame, not once per physics step, and places each sprite at
@@ -84,11 +100,16 @@ class RenderSystem(esper.Processor):
     with a zoom, images are scaled (and cached while in use).
 
     Only sprites in view are drawn. Sprites of entities without Physics are
-    filed once in a grid of ``cell_size`` px cells, where they stand, each
-    time entities or components are added or removed; a frame looks only at
-    the cells the view covers. Sprites with Physics move, and are tested
-    against the view each frame. Moving a sprite without Physics from your
-    own code? Call ``refresh()``. ``drawn`` counts the sprites drawn last frame.
+    filed in a grid of ``cell_size`` px cells and a frame looks only at the
+    cells the view covers; each frame re-files those whose box changed (a
+    door or a cloud moved by your own system is drawn where it is, a
+    comparison of four numbers per sprite when nothing moved). Sprites with
+    Physics are tested against the view each frame. ``drawn`` counts the
+    sprites and chunks drawn last frame.
+
+    A ``TileChunks`` entity draws the chunks in view, asking its ``render``
+    for a chunk the first time it is in view; chunks farther than half a
+    view beyond each edge of the view are let go (``images`` keeps the rest).
     """
 
     def __init__(self, world: World, cell_size: float = 256.0) -> None:
@@ -96,14 +117,10 @@ class RenderSystem(esper.Processor):
         self.grid = SpatialGrid(cell_size)
         self.images = ImageCache()
         self.drawn = 0
-        self._moving: list[tuple[int, Transform, Sprite]] = []
-        self._still: dict[int, tuple[Transform, Sprite]] = {}
-        self._sources: tuple[object, object] | None = None
+        self._moving: list[tuple[int, Transform, Sprite, Collider | None]] = []
+        self._still: dict[int, _Still] = {}
+        self._sources: tuple[object, ...] | None = None
         self._fallback = Camera()
-
-    def refresh(self) -> None:
-        """File every still sprite anew before the next frame."""
-        self._sources = None
 
     def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw the visible sprites onto ``surface``."""
@@ -113,50 +130,100 @@ class RenderSystem(esper.Processor):
             camera.size.update(surface.get_size())
             camera.interpolate(alpha)
         self._index()
+        self._refile()
         view = camera.visible_box()
-        rows = []
+        rows: list[_Row] = []
         for entity in self.grid.query(view):
-            transform, sprite = self._still[entity]
-            box = sprite_box(self.world, entity, transform, sprite)
+            _, sprite, _, box = self._still[entity]
             if sprite.visible and _overlaps(box, view):
-                rows.append((sprite.layer, entity, sprite, box))
-        for entity, transform, sprite in self._moving:
-            box = sprite_box(self.world, entity, transform, sprite, alpha)
+                rows.append((sprite.layer, entity, (), box, sprite, None))
+        for entity, transform, sprite, collider in self._moving:
+            box = _box(transform, sprite, collider, alpha)
             if sprite.visible and _overlaps(box, view):
-                rows.append((sprite.layer, entity, sprite, box))
-        rows.sort(key=lambda row: (row[0], row[1]))
-        for _, entity, sprite, box in rows:
-            self._draw(surface, camera, entity, sprite, box)
+                rows.append((sprite.layer, entity, (), box, sprite, None))
+        for entity, (transform, tiles) in self.world.get_components(Transform, TileChunks):
+            if tiles.visible:
+                rows.extend(_chunks_in_view(entity, transform.position, tiles, view))
+        rows.sort(key=lambda row: (row[0], row[1], row[2]))
+        for _, entity, _, box, drawn, image in rows:
+            self._draw(surface, camera, entity, drawn, image, box)
         self.drawn = len(rows)
         self.images.next_frame()
 
-    def _draw(self, surface: pygame.Surface, camera: Camera, entity: int, sprite: Sprite, box: Box) -> None:
+    def _draw(self, surface: pygame.Surface, camera: Camera, entity: int, sprite: Sprite | None,
+              image: pygame.Surface | None, box: Box) -> None:
         rect = camera.screen_rect(*box)
-        if sprite.image is not None:
-            image = self.images.get(sprite.image, rect.size, sprite.flip_x, sprite.flip_y)
-            surface.blit(image, rect)
+        if sprite is None or sprite.image is not None:
+            picture = image if sprite is None else sprite.image
+            flip_x, flip_y = (False, False) if sprite is None else (sprite.flip_x, sprite.flip_y)
+            assert picture is not None
+            surface.blit(self.images.get(picture, rect.size, flip_x, flip_y), rect)
             return
         collider = self.world.try_component(entity, Collider)
         draw_shape(surface, sprite.color, Shape.BOX if collider is None else collider.shape, rect)
 
     def _index(self) -> None:
-        """Re-file the sprites when esper's component lists changed (esper
-        hands back the same cached lists until something is added or removed)."""
-        sources = (self.world.get_components(Transform, Sprite), self.world.get_component(Physics))
+        """Sort the sprites into still and moving anew when esper's component
+        lists changed (esper hands back the same cached lists until something
+        is added or removed)."""
+        sources = (self.world.get_components(Transform, Sprite), self.world.get_component(Physics),
+                   self.world.get_component(Collider))
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             return
         self._sources = sources
         moving = {entity for entity, _ in sources[1]}
+        colliders = dict(sources[2])
         for entity in list(self._still):
             self.grid.remove(entity)
         self._still.clear()
         self._moving = []
         for entity, (transform, sprite) in sources[0]:
+            collider = colliders.get(entity)
             if entity in moving:
-                self._moving.append((entity, transform, sprite))
+                self._moving.append((entity, transform, sprite, collider))
             else:
-                self._still[entity] = (transform, sprite)
-                self.grid.insert(entity, sprite_box(self.world, entity, transform, sprite))
+                box = _box(transform, sprite, collider)
+                self._still[entity] = (transform, sprite, collider, box)
+                self.grid.insert(entity, box)
+
+    def _refile(self) -> None:
+        """File again the still sprites whose box changed since they were filed."""
+        for entity, (transform, sprite, collider, filed) in self._still.items():
+            box = _box(transform, sprite, collider)
+            if box != filed:
+                self.grid.remove(entity)
+                self.grid.insert(entity, box)
+                self._still[entity] = (transform, sprite, collider, box)
+
+
+def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box) -> list[_Row]:
+    """Rows for the chunks of ``tiles`` (top-left at ``origin``) that ``view``
+    overlaps, each rendered if it is not kept; then let go of those outside
+    the view grown by half its size on every side."""
+    w, h = tiles.chunk_size
+    rows: list[_Row] = []
+    (first_column, last_column), (first_row, last_row) = (
+        _span(view[axis] - origin[axis], view[axis + 2], tiles.chunk_size[axis]) for axis in (0, 1))
+    for row in range(first_row, last_row):
+        for column in range(first_column, last_column):
+            key = (column, row)
+            if key not in tiles.chunks:
+                continue
+            image = tiles.images.get(key)
+            if image is None:
+                image = tiles.images[key] = tiles.render(column, row)
+            box = (origin.x + column * w, origin.y + row * h, float(image.get_width()), float(image.get_height()))
+            rows.append((tiles.layer, entity, key, box, None, image))
+    keep = (view[0] - view[2] / 2, view[1] - view[3] / 2, view[2] * 2, view[3] * 2)
+    for column, row in [key for key in tiles.images
+                        if not _overlaps((origin.x + key[0] * w, origin.y + key[1] * h, w, h), keep)]:
+        del tiles.images[(column, row)]
+    return rows
+
+
+def _span(start: float, length: float, size: int) -> tuple[int, int]:
+    """The chunks [first, last) of ``size`` px from 0 that [start, start + length) px overlaps."""
+    return max(0, math.floor(start / size)), max(0, math.ceil((start + length) / size))
 
 
 def draw_shape(surface: pygame.Surface, color: tuple[int, ...], shape: Shape,

@@ -21,6 +21,13 @@ a staircase or a room with holes, but not on a T on its side (3 instead of 2).
 
 A grid point (x, y) is the corner shared by cells (x-1, y-1), (x, y-1),
 (x-1, y) and (x, y); x counts columns, y rows, both from 0 at the top-left.
+
+Cells carry a label, an int in 1..255 (0 is empty): a region is a connected
+set of cells of one label, and regions of different labels are partitioned
+apart, so a rectangle never holds two labels (tiles of different collision
+layers never merge). Each stage is linear in the grid plus the chords'
+length, except the matching, whose breadth-first searches stay inside one
+component of crossing chords (small in caves and levels alike).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ Chord = tuple[int, int, int, int]
 
 
 class _Grid:
-    """Solid cells with an empty border, so lookups never leave the list."""
+    """Labelled cells with an empty border, so lookups never leave the array."""
 
     def __init__(self, solid: Sequence[Sequence[object]]) -> None:
         self.rows = len(solid)
@@ -48,84 +55,97 @@ class _Grid:
         self.cells = bytearray(self.stride * (self.rows + 2))
         for y, row in enumerate(solid):
             base = (y + 1) * self.stride + 1
-            for x, cell in enumerate(row):
-                if cell:
-                    self.cells[base + x] = 1
+            try:  # ints (and bools) 0..255 are copied as they are, in C
+                labels = bytes(row)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                labels = b""
+            if len(labels) != len(row):  # not ints, out of range, or a buffer of wider items
+                raise ValueError(f"cells must be ints in 0..255 (0 empty) or bools; row {y} is {row!r}")
+            self.cells[base:base + len(row)] = labels
 
-    def filled(self, x: int, y: int) -> bool:
-        """Whether cell (x, y) is solid; cells outside the grid are empty."""
-        return self.cells[(y + 1) * self.stride + x + 1] == 1
+    def label(self, x: int, y: int) -> int:
+        """The label of cell (x, y); cells outside the grid are empty (0)."""
+        return self.cells[(y + 1) * self.stride + x + 1]
 
-    def cell_at(self, axis: int, along: int, across: int) -> bool:
-        """Cell ``along`` on ``axis`` and ``across`` on the other axis."""
-        return self.filled(along, across) if axis == 0 else self.filled(across, along)
-
-    def interior(self, point: Point, axis: int, direction: int) -> bool:
+    def interior(self, point: Point, axis: int, direction: int, label: int) -> bool:
         """Whether the unit edge from ``point`` one step along ``axis`` in
-        ``direction`` (±1) has solid cells on both sides (lies inside)."""
-        along = point[axis] if direction > 0 else point[axis] - 1
-        across = point[1 - axis]
-        return self.cell_at(axis, along, across - 1) and self.cell_at(axis, along, across)
+        ``direction`` (±1) has cells of ``label`` on both sides (lies inside
+        that label's region)."""
+        x, y = point
+        stride = self.stride
+        if axis == 0:  # cells (x or x - 1, y - 1) and the one below
+            index = y * stride + (x if direction > 0 else x - 1) + 1
+            return self.cells[index] == label == self.cells[index + stride]
+        index = (y if direction > 0 else y - 1) * stride + stride + x  # cells (x - 1, y or y - 1) and (x, …)
+        return self.cells[index] == label == self.cells[index + 1]
 
 
 def _step(point: Point, axis: int, direction: int) -> Point:
     return (point[0] + direction, point[1]) if axis == 0 else (point[0], point[1] + direction)
 
 
-def _concave_corners(grid: _Grid) -> dict[Point, Point]:
-    """Concave corners (three of the four cells around the point solid),
-    each with the direction (±1, ±1) of its empty cell."""
-    corners: dict[Point, Point] = {}
+#: A concave corner: (dx, dy), the direction (±1, ±1) of the one cell around
+#: it that is not of its region, and the region's label.
+Corner = tuple[int, int, int]
+
+
+def _concave_corners(grid: _Grid) -> dict[Point, Corner]:
+    """Concave corners: points where three of the four cells around share a
+    label (not empty) and the fourth has another."""
+    corners: dict[Point, Corner] = {}
     cells, stride = grid.cells, grid.stride
     for y in range(grid.rows + 1):
         row = y * stride  # index of cell (-1, y - 1): the top-left of point (0, y)
         for x in range(grid.columns + 1):
             top_left, top_right = cells[row + x], cells[row + x + 1]
             bottom_left, bottom_right = cells[row + stride + x], cells[row + stride + x + 1]
-            if top_left + top_right + bottom_left + bottom_right == 3:
-                corners[(x, y)] = (1 if top_right == 0 or bottom_right == 0 else -1,
-                                   1 if bottom_left == 0 or bottom_right == 0 else -1)
+            if top_left == top_right == bottom_left == bottom_right:
+                continue  # the common case: inside a region or in empty space
+            # Three alike: the odd one out is the cell unlike both of its neighbours.
+            label = top_left if top_left in (top_right, bottom_left) else top_right
+            if label == 0 or (top_left, top_right, bottom_left, bottom_right).count(label) != 3:
+                continue
+            corners[(x, y)] = (1 if label != top_right or label != bottom_right else -1,
+                               1 if label != bottom_left or label != bottom_right else -1, label)
     return corners
 
 
-def _walk(grid: _Grid, start: Point, axis: int, direction: int) -> Point:
-    """Follow the inside of the region from ``start`` along ``axis`` until
-    the next edge would leave it; return where it stops."""
+def _walk(grid: _Grid, start: Point, axis: int, direction: int, label: int) -> Point:
+    """Follow the inside of the ``label`` region from ``start`` along
+    ``axis`` until the next edge would leave it; return where it stops."""
     point = start
-    while grid.interior(point, axis, direction):
+    while grid.interior(point, axis, direction, label):
         point = _step(point, axis, direction)
     return point
 
 
-def _good_chords(grid: _Grid, corners: dict[Point, Point]) -> list[Chord]:
-    """Cuts inside the region joining two concave corners, each found once."""
+def _good_chords(grid: _Grid, corners: dict[Point, Corner]) -> list[Chord]:
+    """Cuts inside a region joining two of its concave corners, each found once."""
     chords = []
     for corner in sorted(corners):
         empty = corners[corner]
         for axis in (0, 1):
-            end = _walk(grid, corner, axis, -empty[axis])
+            end = _walk(grid, corner, axis, -empty[axis], empty[2])
             if end in corners and end > corner:
                 low, high = sorted((corner[axis], end[axis]))
                 chords.append((axis, corner[1 - axis], low, high))
     return chords
 
 
-def _crossing(horizontal: Chord, vertical: Chord) -> bool:
-    """Whether the chords share a point (an end counts)."""
-    _, y, x_low, x_high = horizontal
-    _, x, y_low, y_high = vertical
-    return x_low <= x <= x_high and y_low <= y <= y_high
-
-
 def _independent_chords(chords: list[Chord]) -> list[Chord]:
     """A largest set of pairwise non-crossing chords (König's theorem)."""
     horizontal = [c for c in chords if c[0] == 0]
     vertical = [c for c in chords if c[0] == 1]
-    by_x: dict[int, list[int]] = {}
-    for index, chord in enumerate(vertical):
-        by_x.setdefault(chord[1], []).append(index)
-    edges = [[v for x in range(h[2], h[3] + 1) for v in by_x.get(x, ()) if _crossing(h, vertical[v])]
-             for h in horizontal]
+    # Every grid point of a vertical chord, to the chord: no concave corner lies
+    # inside a chord (all four cells around an inner point are solid), so
+    # chords on one line never share a point and this is as large as their
+    # total length. A horizontal chord then finds its crossings point by point,
+    # in time linear in its length instead of in the number of vertical chords.
+    at: dict[Point, int] = {}
+    for index, (_, x, low, high) in enumerate(vertical):
+        for y in range(low, high + 1):
+            at[(x, y)] = index
+    edges = [[at[(x, y)] for x in range(low, high + 1) if (x, y) in at] for _, y, low, high in horizontal]
     match_h: list[int | None] = [None] * len(horizontal)
     match_v: list[int | None] = [None] * len(vertical)
     for h in range(len(horizontal)):
@@ -191,7 +211,7 @@ class _Cuts:
         return (x + 1, y) in self.edges[1] if axis == 0 else (x, y + 1) in self.edges[0]
 
 
-def _cut(grid: _Grid, corners: dict[Point, Point]) -> _Cuts:
+def _cut(grid: _Grid, corners: dict[Point, Corner]) -> _Cuts:
     """The chords, then one horizontal cut from every corner still concave."""
     cuts = _Cuts()
     for axis, fixed, low, high in _independent_chords(_good_chords(grid, corners)):
@@ -201,22 +221,25 @@ def _cut(grid: _Grid, corners: dict[Point, Point]) -> _Cuts:
     for corner in sorted(corners, key=lambda p: (p[1], p[0])):
         if corner in cuts.points:
             continue  # a cut already ends here: the corner is split
-        direction, point = -corners[corner][0], corner
+        direction, point, label = -corners[corner][0], corner, corners[corner][2]
         while True:
             stop = _step(point, 0, direction) in cuts.points
             point = cuts.add(point, 0, direction)
-            if stop or not grid.interior(point, 0, direction):
+            if stop or not grid.interior(point, 0, direction, label):
                 break
     return cuts
 
 
 # Minimum partition of a rectilinear region into rectangles (see the module docstring).
 def merge_tiles(solid: Sequence[Sequence[object]]) -> list[TileRect]:
-    """The fewest rectangles covering exactly the truthy cells of ``solid``.
+    """The fewest rectangles covering exactly the non-empty cells of ``solid``,
+    each rectangle holding cells of one label.
 
-    ``solid`` is a list of rows (row 0 at the top), each a sequence of cells;
+    ``solid`` is a list of rows (row 0 at the top), each a sequence of cells:
+    ints in 0..255 (0 empty; equal labels merge) or bools (True is label 1);
     rows may differ in length. Returns (column, row, width, height) in tiles,
-    in reading order of their top-left cells; rectangles never overlap.
+    in reading order of their top-left cells; rectangles never overlap. The
+    label of a rectangle is that of its top-left cell.
     """
     grid = _Grid(solid)
     cuts = _cut(grid, _concave_corners(grid))
@@ -224,13 +247,14 @@ def merge_tiles(solid: Sequence[Sequence[object]]) -> list[TileRect]:
     rects = []
     for y in range(grid.rows):
         for x in range(grid.columns):
-            if not grid.filled(x, y) or taken[(y + 1) * grid.stride + x + 1]:
+            label = grid.label(x, y)
+            if not label or taken[(y + 1) * grid.stride + x + 1]:
                 continue
             width = 1
-            while not cuts.blocked((x + width - 1, y), 0) and grid.filled(x + width, y):
+            while not cuts.blocked((x + width - 1, y), 0) and grid.label(x + width, y) == label:
                 width += 1
             height = 1
-            while not cuts.blocked((x, y + height - 1), 1) and grid.filled(x, y + height):
+            while not cuts.blocked((x, y + height - 1), 1) and grid.label(x, y + height) == label:
                 height += 1
             for row in range(y, y + height):
                 start = (row + 1) * grid.stride + x + 1

@@ -4,13 +4,15 @@ import pygame
 import pytest
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Shape, Side, Sprite, Transform
+from components import Collider, ColliderType, Physics, Shape, Side, Transform
+from components.sprite import TileChunks
 from ecs import Game, World
 from ecs.tiled import TileMap, load_map
 
-# The tileset: four 16×16 tiles in a row. gid 1 stone and gid 2 grass are
+# The tileset: five 16×16 tiles in a row. gid 1 stone and gid 2 grass are
 # solid; gid 3 a flower (a 4×4 dot on a transparent tile); gid 4 a plank
-# marked one_way; gid 5 a ramp tile (its corner set per test).
+# (its top 4 px) marked one_way; gid 5 a ramp tile (its corner set per
+# test), drawn as the stone triangle x <= y: the right angle bottom-left.
 STONE, GRASS, FLOWER, PLANK = (120, 120, 130), (60, 170, 70), (240, 200, 40), (150, 100, 50)
 
 
@@ -20,7 +22,8 @@ def tileset_image(folder):
     image.fill(GRASS, (16, 0, 16, 16))
     image.fill(FLOWER, (32 + 6, 6, 4, 4))
     image.fill(PLANK, (48, 0, 16, 4))
-    image.fill(STONE, (64, 0, 16, 16))
+    for y in range(16):
+        image.fill(STONE, (64, y, y + 1, 1))
     pygame.image.save(image, str(folder / "tiles.png"))
 
 
@@ -114,10 +117,13 @@ def test_a_map_becomes_merged_colliders_chunk_sprites_and_objects(tmp_path):
     assert tile_map.solid_tiles == 15
     assert boxes(world, tile_map.colliders) == [(0, 32, 16, 48), (0, 80, 160, 16), (144, 48, 16, 32)]
     # Chunks of 4×4 tiles: the ground fills 5 of its 3×2 chunks (cols 4–7 of
-    # rows 0–3 are empty), the flower one; the hidden layer none.
-    assert len(tile_map.chunks) == 6
-    layers = sorted(world.component_for_entity(e, Sprite).layer for e in tile_map.chunks)
-    assert layers == [-3] * 5 + [-2]  # three tile layers: behind the sprites, in map order
+    # rows 0–3 are empty), the flower one; the hidden layer has no entity.
+    ground, deco = tile_map.layers
+    assert sorted(tile_map.chunks) == sorted([(ground, 0, 0), (ground, 2, 0), (ground, 0, 1), (ground, 1, 1),
+                                              (ground, 2, 1), (deco, 1, 1)])
+    layers = [world.component_for_entity(e, TileChunks).layer for e in tile_map.layers]
+    assert layers == [-3, -2]  # three tile layers: behind the sprites, in map order
+    assert all(not world.component_for_entity(e, TileChunks).images for e in tile_map.layers)  # none drawn yet
     # Objects: both spellings of the class, typed properties, the rest kept.
     assert [o.kind for o in tile_map.objects] == ["coin", "coin", "player", "sign", "path"]
     assert sorted(tile_map.entities) == ["coin", "player"] and len(tile_map.entities["coin"]) == 2
@@ -200,3 +206,62 @@ def test_a_body_slides_along_merged_and_single_tiles_exactly_alike(tmp_path, con
     # 2.5 s at 200 px/s: from x 3 to 503, across 31 seams, never caught on one.
     x, y, vx, _ = trails[0][-1]
     assert (x, vx) == (pytest.approx(503), 200) and y == pytest.approx(20, abs=0.3)
+
+
+# Tiled's flip bits on a gid (TMX format, "Tile Flipping"): horizontal,
+# vertical, diagonal (x and y swapped, applied first).
+H, V, D = 0x80000000, 0x40000000, 0x20000000
+# A corner or face as a direction from the tile's centre, x right, y down:
+# bottom_left (-1, +1); the plank's stopping face, the top, (0, -1). D swaps
+# x and y, then H negates x, then V negates y:
+#   ramp (-1, +1): H (+1, +1) V (-1, -1) HV (+1, -1) D (+1, -1) DH (-1, -1)
+#   DV (+1, +1) DHV (-1, +1); plank (0, -1): H (0, -1) V (0, +1) HV (0, +1)
+#   D (-1, 0) DH (+1, 0) DV (-1, 0) DHV (+1, 0).
+FLIPS = [
+    (0, "bottom_left", Side.TOP), (H, "bottom_right", Side.TOP), (V, "top_left", Side.BOTTOM),
+    (H | V, "top_right", Side.BOTTOM), (D, "top_right", Side.LEFT), (D | H, "top_left", Side.RIGHT),
+    (D | V, "bottom_right", Side.LEFT), (D | H | V, "bottom_left", Side.RIGHT),
+]
+FACE_PIXEL = {Side.TOP: (8, 1), Side.BOTTOM: (8, 14), Side.LEFT: (1, 8), Side.RIGHT: (14, 8)}
+
+
+@pytest.mark.parametrize("bits, corner, side", FLIPS, ids=["none", "h", "v", "hv", "d", "dh", "dv", "dhv"])
+def test_flipped_ramps_and_planks_collide_as_they_are_drawn(tmp_path, bits, corner, side):
+    # A ramp at tile (1, 1) and a plank at (3, 1) of a 5×3 map, both flipped alike.
+    rows = [[0] * 5, [0, 5 | bits, 0, 4 | bits, 0], [0] * 5]
+    game = Game(size=(80, 48), headless=True, background=(0, 0, 0))
+    tile_map = load_map(game.world, tmx(tmp_path, [("ground", rows, True)]))
+    colliders = {tuple(game.world.component_for_entity(e, Transform).position):
+                 game.world.component_for_entity(e, Collider) for e in tile_map.colliders}
+    assert colliders[(16, 16)].shape is Shape[f"TRIANGLE_{corner.upper()}"]
+    assert colliders[(48, 16)].sides is side and colliders[(48, 16)].shape is Shape.BOX
+    game.frame(0.0)
+    # Drawn as it collides: stone 2 px in from the ramp's right-angle
+    # corner, nothing 2 px in from the opposite one; plank on the stopping face.
+    vertical, horizontal = corner.split("_")
+    x, y = (13 if horizontal == "right" else 2), (13 if vertical == "bottom" else 2)
+    assert game.screen.get_at((16 + x, 16 + y))[:3] == STONE
+    assert game.screen.get_at((16 + 15 - x, 16 + 15 - y))[:3] == (0, 0, 0)
+    face = FACE_PIXEL[side]
+    assert game.screen.get_at((48 + face[0], 16 + face[1]))[:3] == PLANK
+    assert game.screen.get_at((48 + 15 - face[0], 16 + 15 - face[1]))[:3] == (0, 0, 0)
+    game.close()
+
+
+@pytest.mark.parametrize("continuous", [True, False], ids=["continuous", "discrete"])
+def test_a_plank_flipped_upside_down_stops_from_below_and_lets_through_from_above(tmp_path, continuous):
+    # Upside-down planks at tiles (1, 1) and (2, 1): x 16–48, y 16–32, the
+    # stopping face the bottom one at y 32.
+    rows = [[0] * 4, [0, 4 | V, 4 | V, 0], [0] * 4, [0] * 4]
+    world = World(continuous=continuous)
+    tile_map = load_map(world, tmx(tmp_path, [("ground", rows, True)]))
+    assert len(tile_map.colliders) == 2  # one-way tiles are never merged
+    # Rising at 300 px/s with its top at y 40, under the face: stopped with
+    # its top at 32. Falling at 300 px/s from y 0, above the plank: passes,
+    # 300 · 0.2 = 60 px down.
+    riser = world.create_entity(Transform((20, 40)), Collider((8, 8)), Physics(velocity=(0, -300)))
+    faller = world.create_entity(Transform((36, 0)), Collider((8, 8)), Physics(velocity=(0, 300)))
+    for _ in range(12):  # 0.2 s: 60 px of travel each
+        world.step(1 / 60)
+    assert world.component_for_entity(riser, Transform).position.y == pytest.approx(32)
+    assert world.component_for_entity(faller, Transform).position.y == pytest.approx(60)
