@@ -39,7 +39,7 @@ def exchange_momentum(
     exchange nothing. Friction acts along the tangent with the bodies' real
     masses (a support behind a body doesn't hold it sideways): its impulse
     is at most ``friction`` times the normal one, and it never does more than
-    stop the sliding.
+    stop the sliding left after the normal impulse.
     """
     relative = velocity_a - velocity_b
     approach = relative.dot(normal)
@@ -53,6 +53,13 @@ def exchange_momentum(
     change_a = Vector2(-weights_a[0] * nx, -weights_a[1] * ny) * normal_impulse
     change_b = Vector2(weights_b[0] * nx, weights_b[1] * ny) * normal_impulse
     sliding = relative - normal * approach
+    if nx and ny and (weights_a[0] != weights_a[1] or weights_b[0] != weights_b[1]):
+        # Held on one axis only, a body takes the normal impulse off the
+        # normal, which changes the sliding too: friction must oppose the
+        # sliding the impulse leaves, or it can push the way things slide
+        # and add energy (a ball landing on one resting on the floor).
+        after = relative + change_a - change_b
+        sliding = after - normal * after.dot(normal)
     sliding_speed = sliding.length()
     total = inverse_mass_a + inverse_mass_b
     if friction > 0.0 and sliding_speed > 0.0 and total > 0.0:

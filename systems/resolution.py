@@ -177,7 +177,7 @@ class Resolution:
         for body, other_held, toward, velocity in ((b, held_a[axis], -sign, velocity_b),
                                                    (a, held_b[axis], sign, velocity_a)):
             if other_held and not body.static:  # came to rest against a support
-                self.supported[(body.entity, _bit(axis, toward))] = velocity[axis] * toward
+                self.supported[(body.entity, _bit(axis, toward))] = _support_speed(velocity, normal, axis, toward)
 
     def _note_rider(self, a: Body, b: Body, normal: Vector2) -> None:
         """Remember a body left resting on top of a STATIC (the normal from
@@ -364,6 +364,18 @@ def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
         return 1.0 if a.moved else 0.0
     total = a.inverse_mass + b.inverse_mass
     return 0.5 if total == 0.0 else a.inverse_mass / total
+
+
+def _support_speed(velocity: Vector2, normal: Vector2, axis: int, toward: float) -> float:
+    """The speed (px/s) along ``axis`` toward the support (``toward`` +1 or
+    -1) that a body at rest against it along ``normal`` has by its motion
+    along the normal only: ``velocity`` along the normal, over the normal's
+    part along the axis. For a face across the axis that is the body's own
+    speed along it; on a slope, a body sliding along the surface moves along
+    the axis too, and would otherwise count as held while it slides away
+    from the support (a wall moving at its own speed: it pumps energy into
+    whatever strikes it)."""
+    return velocity.dot(normal) / normal[axis] * toward
 
 
 def _own_velocity(body: Body) -> Vector2:
