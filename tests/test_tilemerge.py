@@ -2,6 +2,8 @@
 
 import functools
 
+import pytest
+from data.cave import cave
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -110,3 +112,36 @@ def test_rectangles_cover_exactly_the_solid_tiles_and_are_as_few_as_possible(sol
     assert len(covered) == len(set(covered))  # no overlap
     assert set(covered) == solid_cells(solid)  # nothing missing, nothing extra
     assert len(rects) == fewest(frozenset(solid_cells(solid)))
+
+
+@given(st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=5), min_size=1, max_size=5))
+def test_cells_of_different_labels_are_never_merged_and_each_label_is_as_few_as_possible(solid):
+    rects = merge_tiles(solid)
+    covered = cells_of(rects)
+    assert len(covered) == len(set(covered))
+    assert set(covered) == solid_cells(solid)
+    for x, y, w, h in rects:  # one label per rectangle
+        assert len({solid[row][column] for column in range(x, x + w) for row in range(y, y + h)}) == 1
+    # Labels are independent regions: the minimum is the sum of each one's.
+    by_label = [frozenset((x, y) for y, row in enumerate(solid) for x, cell in enumerate(row) if cell == label)
+                for label in (1, 2)]
+    assert len(rects) == sum(fewest(cells) for cells in by_label)
+
+
+def test_a_cave_is_covered_exactly_without_overlap_and_its_halves_kept_apart():
+    solid = cave(120, 90, seed=3).tolist()
+    rects = merge_tiles(solid)
+    covered = cells_of(rects)
+    assert len(covered) == len(set(covered)) and set(covered) == solid_cells(solid)
+    assert len(rects) < len(covered) / 3  # merged: ragged walls still join into strips
+    # Label the right half 2: no rectangle spans the seam at x = 60.
+    halves = [[cell * (1 if x < 60 else 2) for x, cell in enumerate(row)] for row in solid]
+    split = merge_tiles(halves)
+    assert set(cells_of(split)) == solid_cells(solid) and len(cells_of(split)) == len(covered)
+    assert all(x + w <= 60 or x >= 60 for x, _, w, _ in split)
+
+
+def test_cells_must_be_labels_in_0_to_255():
+    for bad in ([[256]], [["#"]], [[1.5]], [[-1]]):
+        with pytest.raises(ValueError, match="cells must be ints in 0..255"):
+            merge_tiles(bad)

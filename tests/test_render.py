@@ -1,0 +1,136 @@
+"""The sprite renderer: what it draws where, and what it keeps."""
+
+import pygame
+import pytest
+
+from components import Collider, Physics, Sprite, Transform
+from components.sprite import TileChunks
+from ecs import World
+from ecs.tiled import load_map
+from systems.camera import Camera
+from systems.render import RenderSystem
+
+RED, BLUE, BLACK = (255, 0, 0), (0, 0, 255), (0, 0, 0)
+
+
+def draw(renderer, size=(100, 100), flags=pygame.SRCALPHA):
+    """A frame on a new surface, transparent unless ``flags`` say otherwise."""
+    surface = pygame.Surface(size, flags)
+    renderer.process(surface, 1.0)
+    return surface
+
+
+def test_a_sprite_without_physics_moved_by_a_system_is_drawn_where_it_is():
+    world = World()
+    renderer = RenderSystem(world, cell_size=32)
+    door = world.create_entity(Transform((4, 4)), Sprite(RED, size=(8, 8)))
+    assert draw(renderer).get_at((8, 8))[:3] == RED
+    # A system moves it 3 cells (96 px) right, in place and by assignment alike.
+    world.component_for_entity(door, Transform).position.x += 48
+    world.component_for_entity(door, Transform).position = (4 + 96, 4 + 50)
+    surface = draw(renderer, (200, 100))
+    assert surface.get_at((8, 8))[:3] == BLACK and surface.get_at((104, 58))[:3] == RED
+    # Filed far left of the view, then widened to reach into it: 400 px wide
+    # from x −300 covers x 0..100 of the view.
+    cloud = world.create_entity(Transform((-300, 80)), Sprite(BLUE, size=(8, 8)))
+    assert draw(renderer).get_at((50, 84))[:3] == BLACK
+    world.component_for_entity(cloud, Sprite).size = (400, 8)
+    assert draw(renderer).get_at((50, 84))[:3] == BLUE
+
+
+def test_an_image_sprite_is_drawn_at_the_size_asked_for():
+    world = World()
+    renderer = RenderSystem(world)
+    image = pygame.Surface((10, 5))
+    image.fill(RED)
+    image.fill(BLUE, (0, 0, 5, 5))  # left half blue: shows the flip
+    sprite = world.create_entity(Transform((10, 20)), Sprite(image=image, size=(40, 20)))
+    surface = draw(renderer)
+    # Scaled ×4 both ways: x 10..50, y 20..40; the blue half x 10..30.
+    assert surface.get_bounding_rect(min_alpha=1) == pygame.Rect(10, 20, 40, 20)
+    assert surface.get_at((29, 39))[:3] == BLUE and surface.get_at((30, 20))[:3] == RED
+    world.component_for_entity(sprite, Sprite).flip_x = True
+    surface = draw(renderer)
+    assert surface.get_at((29, 39))[:3] == RED and surface.get_at((30, 20))[:3] == BLUE
+    # With no size the image keeps its own 10×5 px, whatever the Collider's size.
+    world.add_component(sprite, Collider((30, 30)))
+    world.component_for_entity(sprite, Sprite).size = None
+    assert draw(renderer).get_bounding_rect(min_alpha=1) == pygame.Rect(10, 20, 10, 5)
+
+
+def test_moving_sprites_with_physics_are_drawn_between_their_steps():
+    world = World()
+    renderer = RenderSystem(world)
+    ball = world.create_entity(Transform((0, 0)), Sprite(RED, size=(4, 4)), Physics(gravity_scale=0))
+    transform = world.component_for_entity(ball, Transform)
+    transform.previous_position.update(0, 0)
+    transform.position.update(40, 0)
+    surface = pygame.Surface((100, 100), pygame.SRCALPHA)
+    renderer.process(surface, 0.5)  # half way: x 20..24
+    assert surface.get_bounding_rect(min_alpha=1) == pygame.Rect(20, 0, 4, 4)
+
+
+def stone_map(folder, columns, rows):
+    """A map filled with 16 px stone tiles."""
+    image = pygame.Surface((16, 16))
+    image.fill((120, 120, 130))
+    pygame.image.save(image, str(folder / "stone.png"))
+    csv = ",\n".join(",".join(["1"] * columns) for _ in range(rows))
+    path = folder / "big.tmx"
+    path.write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" width="{columns}" height="{rows}" tilewidth="16" tileheight="16"
+     infinite="0">
+ <tileset firstgid="1" name="stone" tilewidth="16" tileheight="16" tilecount="1" columns="1">
+  <image source="stone.png" width="16" height="16"/>
+ </tileset>
+ <layer id="1" name="rock" width="{columns}" height="{rows}"><data encoding="csv">{csv}</data></layer>
+</map>""")
+    return path
+
+
+def test_tile_chunks_are_made_when_first_in_view_and_let_go_when_far(tmp_path):
+    # 64×48 tiles of 16 px in chunks of 4 tiles: 16×12 chunks of 64 px.
+    world = World()
+    tile_map = load_map(world, stone_map(tmp_path, 64, 48), chunk_size=4)
+    (layer,) = tile_map.layers
+    tiles = world.component_for_entity(layer, TileChunks)
+    assert len(tiles.chunks) == 16 * 12 and len(tile_map.chunks) == 16 * 12
+    assert tiles.images == {}  # nothing drawn at load
+    made = []
+
+    def counted(column, row, paint=tiles.render):
+        made.append((column, row))
+        return paint(column, row)
+
+    tiles.render = counted
+    camera = Camera((160, 96))
+    world.insert_resource(camera)
+    renderer = RenderSystem(world)
+    surface = draw(renderer, (160, 96))
+    # The view x 0..160, y 0..96 overlaps chunk columns 0–2 (0..192) and rows 0–1 (0..128).
+    in_view = {(c, r) for c in range(3) for r in range(2)}
+    assert set(tiles.images) == in_view and sorted(made) == sorted(in_view)
+    assert surface.get_at((159, 95))[:3] == (120, 120, 130)
+    draw(renderer, (160, 96))
+    assert len(made) == 6  # kept while in view: made once
+    # Looking at x 600..760, y 400..496: columns 9–11 (576..768), rows 6–7
+    # (384..512). Kept: within half a view (80, 48 px) of it, x 520..840,
+    # y 352..544: columns 8–13, rows 5–8; the first six are far, let go.
+    camera.center_on((680, 448))
+    draw(renderer, (160, 96))
+    assert set(tiles.images) == {(c, r) for c in range(9, 12) for r in range(6, 8)}
+    assert len(made) == 12
+    # Back: the first six are made again (they were released).
+    camera.center_on((80, 48))
+    draw(renderer, (160, 96))
+    assert set(tiles.images) == in_view and len(made) == 18
+
+
+@pytest.mark.parametrize("opacity, expected", [(1.0, 130), (0.5, 65)])
+def test_a_tile_layer_is_drawn_at_its_opacity(tmp_path, opacity, expected):
+    path = stone_map(tmp_path, 4, 4)
+    path.write_text(path.read_text().replace('name="rock"', f'name="rock" opacity="{opacity}"'))
+    world = World()
+    load_map(world, path)
+    # Stone (120, 120, 130) over black at alpha round(255 · opacity): 130 · 128/255 → 65.
+    assert draw(RenderSystem(world), (64, 64), 0).get_at((10, 10))[2] == pytest.approx(expected, abs=1)
