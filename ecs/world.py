@@ -301,12 +301,15 @@ class World:
         the stages systems time (see ``timed``) under theirs.
 
         Each system runs with this World as esper's current world, whatever
-        the system or handler before it touched. A system (or collision
-        handler) that raises does not stop the step: the other systems (and
-        handlers) run, the step completes, then the first exception is
-        raised again, with a note naming where it came from and a note for
-        each later one. A bad ``dt`` or a vector made bad in place raises
-        before anything moves.
+        the system or handler before it touched. A system, collision
+        handler or collision filter that raises does not stop the step: the
+        other systems and handlers run (a filter's pair is resolved), the
+        step completes, then the first exception is raised again, with a
+        note naming where it came from and a note for each later one. The
+        World is left as a step without the failing call would leave it.
+        A bad ``dt`` or a vector made bad in place raises before anything
+        moves; an exception that is not an ``Exception`` (``KeyboardInterrupt``)
+        stops the step where it is.
 
         Thread safety: the step holds a lock shared by every World, so
         Worlds may be stepped (and built) on different threads; they take
