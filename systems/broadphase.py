@@ -10,11 +10,21 @@ one step) is kept in a separate list instead, and is paired with the small
 boxes by walking the occupied cells it overlaps, or its own cells, whichever
 are fewer. So no cost, in time or memory, grows with a box's area or a
 body's speed.
+
+Every pair that overlaps or touches is reported, however many boxes share a
+cell (a mover over 2,000 coins), with one bound, for piles (see ``PILE``).
+A cell holding more than ``CROWD`` boxes is not tested pair by pair: its
+boxes are sorted into kinds that are never paired with each other (STATICs,
+level geometry, TRIGGERs) and each two kinds that may meet are swept along
+x (sort and sweep, as in Baraff, *Dynamic Simulation of Non-penetrating
+Rigid Bodies*), so the work is the pairs found plus the pairs whose x
+ranges overlap, never the square of the cell's crowd.
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterable, Iterator
 from itertools import chain
 
@@ -31,16 +41,23 @@ Span = tuple[int, int, int, int]
 #: the list of large boxes.
 LARGE_SPAN = 32
 
-#: A pile: a cell holding more than CROWD boxes whose areas (each counted up
-#: to one cell's) add up to more than PILE cells. Boxes that don't overlap
-#: can't do that (any box no larger than a cell that touches the cell lies
-#: within the 3 × 3 cells around it), so only bodies spawned or crushed on
-#: top of each other make one, and no cell size can split them. In a pile
-#: each mover is paired with the next CROWD along a ring whose order is
-#: shuffled anew every step (so every pair comes round), and every STATIC
-#: with every mover: a pile of n costs O(n·CROWD) pairs per step instead of
-#: n²/2 and spreads out over a few steps.
+#: A cell holding more boxes than this is swept (see the module's docstring)
+#: instead of testing every two of its boxes: in a cell of a few boxes the
+#: plain double loop is cheaper than sorting.
 CROWD = 12
+
+#: A pile: a cell where more than CROWD ordinary movers (not STATIC, TRIGGER
+#: nor level geometry) have areas (each counted up to one cell's) adding up
+#: to more than PILE cells. Boxes that don't overlap can't do that (any box
+#: no larger than a cell that touches the cell lies within the 3 × 3 cells
+#: around it), so only bodies spawned or crushed on top of each other make
+#: one, and no cell size can split them. Every two of n such bodies overlap:
+#: n²/2 pairs, and push-out costs some 40 µs a pair (2,000 boxes on one spot:
+#: 83 s for the first step). So in a pile each ordinary mover is paired with
+#: the next CROWD along a ring whose order is shuffled anew every step (every
+#: pair comes round, and the pile spreads out over a few steps, each costing
+#: O(n·CROWD)); every pair with a STATIC, a TRIGGER or level geometry is
+#: still reported, and once spread every pair is.
 PILE = 9.0
 
 #: While the cells wait to be brought up to date, ``load`` and ``query``
@@ -340,15 +357,17 @@ class SpatialGrid:
         yield from self._cells.get(cell, ())
         yield from self._fixed_cells.get(cell, ())
 
-    def pairs(self, skip: Collection[int] = (), shuffle: int = 0) -> list[tuple[int, int]]:
+    def pairs(self, skip: Collection[int] = (), shuffle: int = 0,
+              apart: Collection[int] = ()) -> list[tuple[int, int]]:
         """Every pair (a, b), a < b, whose boxes overlap or touch, each once,
-        except pairs with both entities in ``skip`` (e.g. two STATICs) or
-        both fixed; in a pile (see ``PILE``), a subset chosen by ``shuffle``
-        (e.g. the step number) in which every STATIC in ``skip`` and every
-        fixed box meets every mover."""
+        except pairs with both entities in ``skip`` (e.g. two STATICs), both
+        in ``apart`` (e.g. two TRIGGERs: such pairs cost nothing, however
+        many share a cell) or both fixed; in a pile (see ``PILE``), of the
+        pairs of two ordinary movers a subset chosen by ``shuffle`` (e.g.
+        the step number)."""
         self._flush()
         found: list[tuple[int, int]] = []
-        piled: set[tuple[int, int]] = set()
+        crowded = False
         boxes = self.boxes
         size = self.cell_size
         floor = math.floor
@@ -358,8 +377,10 @@ class SpatialGrid:
             count = len(members)
             if count < 2 and fixed is None:
                 continue
-            if count > CROWD and self._is_pile(members + (fixed or [])):
-                piled.update(self._pile_pairs(members, fixed or [], skip, shuffle))
+            if count + len(fixed or ()) > CROWD:
+                found += _crowd_pairs(boxes, (cx, cy), size, _kinds(boxes, members, fixed or [], (skip, apart)),
+                                      shuffle)
+                crowded = True
                 continue
             everyone = members + fixed if fixed else members  # movers first: a is never fixed
             total = len(everyone)
@@ -377,44 +398,13 @@ class SpatialGrid:
                     top = ay if ay > by else by
                     if floor(left / size) != cx or floor(top / size) != cy:
                         continue
-                    if not (a in skip and b in skip):
+                    if not (a in skip and b in skip) and not (a in apart and b in apart):
                         found.append((a, b) if a < b else (b, a))
-        if piled:  # pairs of a pile come from a set: order them, and drop repeats
-            found = sorted(piled.union(found))
+        if crowded:  # in the order of the sweeps, and a pile's repeated in its cells: order them, once each
+            found = sorted(set(found))
         if self._large or self._fixed_large:
-            found += self._large_pairs(skip)
+            found += self._large_pairs(skip, apart)
         return found
-
-    def _is_pile(self, members: list[int]) -> bool:
-        """Whether a cell's boxes must overlap heavily (see ``PILE``)."""
-        cell_area = self.cell_size * self.cell_size
-        boxes = self.boxes
-        total = sum(min(boxes[e][2] * boxes[e][3], cell_area) for e in members)
-        return total > PILE * cell_area
-
-    def _pile_pairs(self, members: list[int], fixed: list[int], skip: Collection[int],
-                    shuffle: int) -> list[tuple[int, int]]:
-        """Pairs of a pile (see ``PILE``): every STATIC in ``skip`` and every
-        ``fixed`` box with every mover, and each mover with the next CROWD
-        along the Z-order curve of their centres (spatial neighbours, so
-        mostly overlapping pairs); movers on one spot are ordered by a hash
-        of the entity and ``shuffle``, so that every pair of them comes
-        round over the steps."""
-        boxes = self.boxes
-        statics = [e for e in members if e in skip] + fixed
-        step = self.cell_size / 16.0
-
-        def key(entity: int) -> tuple[int, int, int]:
-            x, y, w, h = boxes[entity]
-            spread = (entity * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
-            return _morton(int((x + w / 2) // step), int((y + h / 2) // step)), spread, entity
-
-        movers = sorted((e for e in members if e not in skip), key=key)
-        count = len(movers)
-        candidates = [(a, b) for a in statics for b in movers]
-        reach = min(CROWD, count - 1)
-        candidates += [(movers[i], movers[i + d]) for i in range(count) for d in range(1, reach + 1) if i + d < count]
-        return [(a, b) if a < b else (b, a) for a, b in candidates if _touch(boxes[a], boxes[b])]
 
     def load(self, box: Box) -> int:
         """How many filed boxes a ``query`` of ``box`` would look at."""
@@ -426,8 +416,9 @@ class SpatialGrid:
         return (sum(len(members) for cells in (self._cells, self._fixed_cells) if cells
                     for _, members in _cells_within(cells, span)) + len(self._large) + len(self._fixed_large))
 
-    def _large_pairs(self, skip: Collection[int]) -> list[tuple[int, int]]:
-        """Pairs with at least one large box, not both fixed: large with
+    def _large_pairs(self, skip: Collection[int], apart: Collection[int]) -> list[tuple[int, int]]:
+        """Pairs with at least one large box, not both fixed nor both in
+        ``skip`` or in ``apart``: large with
         small, each found once (from the cell holding the top-left corner of
         the two boxes' intersection, as for small pairs), then large with
         large."""
@@ -440,14 +431,14 @@ class SpatialGrid:
             for (cx, cy), members in _cells_within(cells, self._spans[large]):
                 for other in members:
                     ox, oy, _, _ = other_box = boxes[other]
-                    if (large in skip and other in skip) or not _touch(box, other_box):
+                    if _kept_apart(large, other, (skip, apart)) or not _touch(box, other_box):
                         continue
                     if floor(max(box[0], ox) / size) == cx and floor(max(box[1], oy) / size) == cy:
                         found.append((large, other) if large < other else (other, large))
         ordered = list(self._large.items())
         for i, (a, box_a) in enumerate(ordered):
             for b, box_b in ordered[i + 1:] + list(self._fixed_large.items()):
-                if not (a in skip and b in skip) and _touch(box_a, box_b):
+                if not _kept_apart(a, b, (skip, apart)) and _touch(box_a, box_b):
                     found.append((a, b) if a < b else (b, a))
         return found
 
@@ -475,6 +466,99 @@ class SpatialGrid:
                 if ox <= right and x <= ox + ow and oy <= bottom and y <= oy + oh:
                     hits.add(entity)
         return sorted(hits)
+
+
+def _kept_apart(a: int, b: int, groups: tuple[Collection[int], ...]) -> bool:
+    """Whether ``a`` and ``b`` are both in one of ``groups`` (never paired)."""
+    return any(a in group and b in group for group in groups)
+
+
+def _kinds(boxes: dict[int, Box], members: list[int], fixed: list[int],
+           groups: tuple[Collection[int], ...]) -> dict[int, list[tuple[float, int]]]:
+    """A crowded cell's boxes by kind (a bit per group they are in, and one
+    for ``fixed``), each kind as (left edge, entity) sorted."""
+    kinds: dict[int, list[tuple[float, int]]] = {}
+    for flag, entities in ((0, members), (1 << len(groups), fixed)):
+        for entity in entities:
+            kind = flag
+            for bit, group in enumerate(groups):
+                if entity in group:
+                    kind |= 1 << bit
+            kinds.setdefault(kind, []).append((boxes[entity][0], entity))
+    for sweep in kinds.values():
+        sweep.sort()
+    return kinds
+
+
+def _crowd_pairs(boxes: dict[int, Box], cell: Cell, size: float, kinds: dict[int, list[tuple[float, int]]],
+                 shuffle: int) -> list[tuple[int, int]]:
+    """The pairs a crowded cell reports (see the module's docstring): each
+    two ``kinds`` that share no bit swept against each other, only pairs
+    that touch with the top-left corner of their intersection in ``cell``;
+    in a pile (``PILE``) the ordinary movers (kind 0) paired along a ring
+    instead (pairs that may be found again in the pile's other cells)."""
+    order = sorted(kinds)
+    found: list[tuple[int, int]] = []
+    floor = math.floor
+    for i, first in enumerate(order):
+        for second in order[i:]:
+            if first & second or (first == second and first):  # a kind pairs with itself only if in no group
+                continue
+            if first == second and _is_pile(boxes, kinds[0], size):
+                found += _ring_pairs(boxes, [entity for _, entity in kinds[0]], size, shuffle)
+                continue
+            for a, b in _overlaps_in_x(boxes, kinds[first], kinds[second] if second != first else None):
+                box_a, box_b = boxes[a], boxes[b]
+                if (_touch(box_a, box_b) and floor(max(box_a[0], box_b[0]) / size) == cell[0]
+                        and floor(max(box_a[1], box_b[1]) / size) == cell[1]):
+                    found.append((a, b) if a < b else (b, a))
+    return found
+
+
+def _is_pile(boxes: dict[int, Box], movers: list[tuple[float, int]], size: float) -> bool:
+    """Whether a cell's ordinary ``movers`` make a pile (see ``PILE``)."""
+    cell_area = size * size
+    return len(movers) > CROWD and sum(min(boxes[e][2] * boxes[e][3], cell_area) for _, e in movers) > PILE * cell_area
+
+
+def _ring_pairs(boxes: dict[int, Box], movers: list[int], size: float, shuffle: int) -> list[tuple[int, int]]:
+    """A pile's pairs of ordinary movers (see ``PILE``): each with the next
+    CROWD along the Z-order curve of their centres (spatial neighbours, so
+    mostly overlapping pairs); movers on one spot are ordered by a hash of
+    the entity and ``shuffle``, so that every pair of them comes round over
+    the steps. Only pairs that touch."""
+    step = size / 16.0
+
+    def key(entity: int) -> tuple[int, int, int]:
+        x, y, w, h = boxes[entity]
+        spread = (entity * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
+        return _morton(int((x + w / 2) // step), int((y + h / 2) // step)), spread, entity
+
+    ring = sorted(movers, key=key)
+    count = len(ring)
+    reach = min(CROWD, count - 1)
+    candidates = [(ring[i], ring[i + d]) for i in range(count) for d in range(1, reach + 1) if i + d < count]
+    return [(a, b) if a < b else (b, a) for a, b in candidates if _touch(boxes[a], boxes[b])]
+
+
+def _overlaps_in_x(boxes: dict[int, Box], first: list[tuple[float, int]],
+                   second: list[tuple[float, int]] | None) -> Iterator[tuple[int, int]]:
+    """Pairs whose x ranges overlap or touch, each once: within ``first`` if
+    ``second`` is None, else one of each; both sorted by (left edge, entity).
+    A pair is found from the box whose left edge comes first (ties: from
+    ``first``), so the work is the pairs found plus a binary search a box."""
+    if second is None:
+        for i, (left, a) in enumerate(first):
+            right, j = left + boxes[a][2], i + 1
+            while j < len(first) and first[j][0] <= right:
+                yield a, first[j][1]
+                j += 1
+        return
+    for ones, others, after in ((first, second, bisect_left), (second, first, bisect_right)):
+        lefts = [left for left, _ in others]
+        for left, a in ones:
+            for _, b in others[after(lefts, left):bisect_right(lefts, left + boxes[a][2])]:
+                yield a, b
 
 
 def _cells_within(cells: dict[Cell, list[int]], span: Span) -> Iterator[tuple[Cell, list[int]]]:

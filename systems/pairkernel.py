@@ -1,19 +1,22 @@
 """The broad phase's pairs as a compiled kernel over the filed boxes (numba).
 
-``systems.broadphase.SpatialGrid.pairs`` is the reference. Outside a pile,
-it reports every pair of filed boxes that overlap or touch, once, except
-pairs of two STATICs and pairs of two boxes filed as level geometry (the
-grid keeps them apart and never pairs them): a pair's intersection
-has its top-left corner in a cell both boxes are filed in, and only that
-cell reports it (Metanet, *N Tutorial A*). ``grid_pairs`` finds the same
-set over arrays, a row per body: boxes are filed by sorting (cell, row)
-records, pairs are found cell by cell with the same top-left rule, and
-boxes covering more than ``LARGE_SPAN`` cells are tested against every
-box instead. The pairs come out sorted (rows ascending); what the
-pipeline computes from them does not depend on their order.
+``systems.broadphase.SpatialGrid.pairs`` is the reference. It reports every
+pair of filed boxes that overlap or touch, once, except pairs of two
+STATICs and pairs of two boxes filed as level geometry (the grid keeps them
+apart and never pairs them): a pair's intersection has its top-left corner
+in a cell both boxes are filed in, and only that cell reports it (Metanet,
+*N Tutorial A*). ``grid_pairs`` finds the same set over arrays, a row per
+body: boxes are filed by sorting (cell, row) records, pairs are found cell
+by cell with the same top-left rule, and boxes covering more than
+``LARGE_SPAN`` cells are tested against every box instead. A cell holding
+more than ``CROWD`` boxes is swept along x by kinds of box, as the grid
+does (``_crowd_pairs``): its work is the pairs found plus those whose x
+ranges overlap, never the square of its crowd. The pairs come out sorted
+(rows ascending); what the pipeline computes from them does not depend on
+their order.
 
-In a pile (``systems.broadphase.PILE``) the grid pairs only a chosen
-subset, and so does ``grid_pairs``: the same subset (``_pile_pairs``).
+In a pile (``systems.broadphase.PILE``) the grid pairs the ordinary movers
+along a ring, and so does ``grid_pairs``: the same pairs (``_ring_pairs``).
 """
 
 from __future__ import annotations
@@ -50,15 +53,11 @@ def _touch(boxes: Any, a: int, b: int) -> bool:
 
 
 @helper
-def _is_pile(boxes: Any, level: Any, rows: Any, size: float) -> bool:
-    """Whether a cell's boxes make a pile (SpatialGrid._is_pile): more than
-    CROWD boxes that are not level geometry, and all of them covering more
-    than PILE cells' area (each counted up to one cell's)."""
-    movers = 0
-    for row in rows:
-        if not level[row]:
-            movers += 1
-    if movers <= CROWD:
+def _is_pile(boxes: Any, rows: Any, size: float) -> bool:
+    """Whether a cell's ordinary movers ``rows`` make a pile
+    (broadphase._is_pile): more than CROWD of them, covering more than PILE
+    cells' area (each counted up to one cell's)."""
+    if rows.shape[0] <= CROWD:
         return False
     cell = size * size
     total = 0.0
@@ -86,26 +85,22 @@ def _before(keys: Any, a: int, b: int) -> bool:
 
 
 @kernel
-def _pile_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, size: float, shuffle: int,
-                found: Any, count: int) -> int:
-    """A pile's pairs (SpatialGrid._pile_pairs): every STATIC in ``skip`` and
-    every ``level`` box with every other mover, and each mover with the next
-    CROWD along the Z-order curve of their centres, movers on one spot
-    ordered by a hash of the entity and ``shuffle``; only pairs that touch."""
+def _ring_pairs(boxes: Any, entities: Any, members: Any, size: float, shuffle: int, found: Any, count: int) -> int:
+    """A pile's pairs of ordinary movers ``members`` (broadphase._ring_pairs):
+    each with the next CROWD along the Z-order curve of their centres,
+    movers on one spot ordered by a hash of the entity and ``shuffle``; only
+    pairs that touch."""
     rows = boxes.shape[0]
     step = size / 16.0
-    movers = np.empty(members.shape[0], np.int64)
-    keys = np.empty((members.shape[0], 3), np.int64)
-    m = 0
-    for row in members:
-        if level[row] or skip[row]:
-            continue
+    m = members.shape[0]
+    movers = members.copy()
+    keys = np.empty((m, 3), np.int64)
+    for i in range(m):
+        row = movers[i]
         x, y, w, h = boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3]
-        keys[m, 0] = _morton(int((x + w / 2) // step), int((y + h / 2) // step))
-        keys[m, 1] = (entities[row] * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
-        keys[m, 2] = entities[row]
-        movers[m] = row
-        m += 1
+        keys[i, 0] = _morton(int((x + w / 2) // step), int((y + h / 2) // step))
+        keys[i, 1] = (entities[row] * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
+        keys[i, 2] = entities[row]
     for i in range(1, m):  # insertion sort by key: a pile's movers are few
         j = i
         while j > 0 and _before(keys, j, j - 1):
@@ -113,16 +108,104 @@ def _pile_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, 
                 keys[j, column], keys[j - 1, column] = keys[j - 1, column], keys[j, column]
             movers[j], movers[j - 1] = movers[j - 1], movers[j]
             j -= 1
-    for a in members:
-        if level[a] or skip[a]:
-            for i in range(m):
-                if _touch(boxes, a, movers[i]):
-                    count = _emit(found, count, a, movers[i], rows)
     reach = min(CROWD, m - 1)
     for i in range(m):
         for d in range(1, reach + 1):
             if i + d < m and _touch(boxes, movers[i], movers[i + d]):
                 count = _emit(found, count, movers[i], movers[i + d], rows)
+    return count
+
+
+@helper
+def _report(boxes: Any, a: int, b: int, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+    """``_emit`` the pair (a, b) if it touches and the top-left corner of
+    its intersection is in the cell (cx, cy)."""
+    if not _touch(boxes, a, b):
+        return count
+    left, top = max(boxes[a, 0], boxes[b, 0]), max(boxes[a, 1], boxes[b, 1])
+    if math.floor(left / size) != cx or math.floor(top / size) != cy:
+        return count
+    return _emit(found, count, a, b, boxes.shape[0])
+
+
+@helper
+def _after(boxes: Any, rows: Any, value: float, strictly: bool) -> int:
+    """How many of ``rows`` (sorted by left edge) have a left edge below
+    ``value`` (or at most ``value`` if ``strictly``): a binary search."""
+    low, high = 0, rows.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        left = boxes[rows[middle], 0]
+        if left < value or (strictly and left == value):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@helper
+def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+    """``_report`` the pairs of one row of ``first`` and one of ``second``
+    (both sorted by left edge) whose x ranges overlap or touch, each found
+    from the box whose left edge comes first (ties: from ``first``)
+    (broadphase._overlaps_in_x)."""
+    for a in first:  # the left edges of ``second`` in [left, right] of a's
+        begin, end = _after(boxes, second, boxes[a, 0], False), _after(boxes, second, boxes[a, 0] + boxes[a, 2], True)
+        for k in range(begin, end):
+            count = _report(boxes, a, second[k], cx, cy, size, found, count)
+    for b in second:  # the left edges of ``first`` in (left, right] of b's
+        begin, end = _after(boxes, first, boxes[b, 0], True), _after(boxes, first, boxes[b, 0] + boxes[b, 2], True)
+        for k in range(begin, end):
+            count = _report(boxes, b, first[k], cx, cy, size, found, count)
+    return count
+
+
+@helper
+def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+    """``_report`` the pairs of ``rows`` (sorted by left edge) whose x
+    ranges overlap or touch, each once (broadphase._overlaps_in_x)."""
+    for i in range(rows.shape[0]):
+        a = rows[i]
+        right = boxes[a, 0] + boxes[a, 2]
+        j = i + 1
+        while j < rows.shape[0] and boxes[rows[j], 0] <= right:
+            count = _report(boxes, a, rows[j], cx, cy, size, found, count)
+            j += 1
+    return count
+
+
+@kernel
+def _crowd_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, cx: int, cy: int, size: float,
+                 shuffle: int, found: Any, count: int) -> int:
+    """A crowded cell's pairs (broadphase._crowd_pairs): its rows sorted by
+    kind (a bit for ``skip``, one for ``level``), then by left edge, and
+    each two kinds that share no bit swept against each other; in a pile
+    the ordinary movers (kind 0) paired along a ring instead."""
+    kinds = np.empty(members.shape[0], np.int64)
+    for i in range(members.shape[0]):
+        kinds[i] = (1 if skip[members[i]] else 0) + (2 if level[members[i]] else 0)
+    lefts = np.empty(members.shape[0])
+    for i in range(members.shape[0]):
+        lefts[i] = boxes[members[i], 0]
+    # By kind, then left edge, then row: both sorts stable, rows ascending in members.
+    order = np.argsort(lefts, kind="mergesort")
+    order = order[np.argsort(kinds[order], kind="mergesort")]
+    rows = members[order]
+    starts = np.zeros(5, np.int64)
+    for kind in kinds:
+        starts[kind + 1] += 1
+    for kind in range(4):
+        starts[kind + 1] += starts[kind]
+    ordinary = rows[starts[0]:starts[1]]
+    if _is_pile(boxes, ordinary, size):
+        count = _ring_pairs(boxes, entities, ordinary, size, shuffle, found, count)
+    else:
+        count = _sweep_within(boxes, ordinary, cx, cy, size, found, count)
+    for first in range(4):
+        for second in range(first + 1, 4):
+            if first & second == 0:
+                count = _sweep(boxes, rows[starts[first]:starts[first + 1]], rows[starts[second]:starts[second + 1]],
+                               cx, cy, size, found, count)
     return count
 
 
@@ -146,16 +229,12 @@ def _cell_pairs(boxes: Any, skip: Any, level: Any, members: Any, cx: int, cy: in
                 count: int) -> int:
     """The pairs one cell reports: touching, not ``_apart``, and the top-left
     corner of their intersection in this cell."""
-    rows = boxes.shape[0]
     for i in range(members.shape[0]):
         a = members[i]
         for j in range(i + 1, members.shape[0]):
             b = members[j]
-            if _apart(skip, level, a, b) or not _touch(boxes, a, b):
-                continue
-            left, top = max(boxes[a, 0], boxes[b, 0]), max(boxes[a, 1], boxes[b, 1])
-            if math.floor(left / size) == cx and math.floor(top / size) == cy:
-                count = _emit(found, count, a, b, rows)
+            if not _apart(skip, level, a, b):
+                count = _report(boxes, a, b, cx, cy, size, found, count)
     return count
 
 
@@ -213,10 +292,10 @@ def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, sh
             end += 1
         if end - start > 1:
             group = members[start:end]
-            if end - start > CROWD and _is_pile(boxes, level, group, size):
-                count = _pile_pairs(boxes, skip, level, entities, group, size, shuffle, found, count)
+            cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
+            if end - start > CROWD:
+                count = _crowd_pairs(boxes, skip, level, entities, group, cx, cy, size, shuffle, found, count)
             else:
-                cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
                 count = _cell_pairs(boxes, skip, level, group, cx, cy, size, found, count)
         start = end
     # Large boxes meet every box they touch (small ones once: they are not in cells here).

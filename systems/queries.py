@@ -4,10 +4,12 @@ The geometry is pure functions: a segment against a box (the slab test),
 against a circle (the quadratic of *Predictive Collision Detection*), and a
 moving box against either (the swept AABB of Sacred Software, *Collisions,
 Part 1*, through ``systems.narrowphase.sweep``). ``SpatialQueries`` finds the
-candidates through the broad phase, walking only the grid cells a segment
+candidates through the broad phase, walking the grid cells a segment
 crosses (Amanatides and Woo, *A Fast Voxel Traversal Algorithm for Ray
-Tracing*), so a query costs in proportion to the cells it crosses, not to
-the number of colliders.
+Tracing*), or, when those would be more than the occupied cells (a ray a
+billion px long, a box cast as wide as the level), looking at each occupied
+cell instead: a query costs the fewer of the two, never the length of the
+ray nor the area it sweeps, and never the number of colliders.
 """
 
 from __future__ import annotations
@@ -114,6 +116,25 @@ def cells_on_segment(start: Vector2, end: Vector2, size: float) -> Iterator[Cell
         yield cell[0], cell[1]
 
 
+def _band_meets(start: Vector2, end: Vector2, half: tuple[float, float], box: Box) -> bool:
+    """Whether a box of half extents ``half`` (px) centred on the segment
+    from ``start`` to ``end`` touches ``box`` at some point of it: the slab
+    test of the segment against ``box`` grown by ``half`` (touching counts)."""
+    first, last = 0.0, 1.0
+    for axis in (0, 1):
+        low, high = box[axis] - half[axis], box[axis] + box[axis + 2] + half[axis]
+        motion = end[axis] - start[axis]
+        if motion == 0.0:
+            if not low <= start[axis] <= high:
+                return False
+            continue
+        enter, leave = (low - start[axis]) / motion, (high - start[axis]) / motion
+        first, last = max(first, min(enter, leave)), min(last, max(enter, leave))
+        if first > last:
+            return False
+    return True
+
+
 def _raycast(start: Vector2, end: Vector2, box: Box, shape: Shape) -> tuple[float, Vector2] | None:
     """``raycast_box``, ``raycast_circle`` or ``raycast_triangle`` by shape."""
     if shape is Shape.CIRCLE:
@@ -145,6 +166,8 @@ class SpatialQueries:
 
     def __init__(self, collision: CollisionSystem) -> None:
         self.collision = collision
+        #: Grid cells the last ray or box cast looked at: what it cost.
+        self.looked = 0
 
     def raycast(self, start: Vector2, end: Vector2, mask: int = ALL, triggers: bool = False) -> list[RayHit]:
         """Every collider the segment crosses (see ``World.raycast``)."""
@@ -203,11 +226,26 @@ class SpatialQueries:
 
     def _along(self, start: Vector2, end: Vector2, size: tuple[float, float]) -> list[int]:
         """Entities filed in the cells a box of ``size`` (centred on the
-        segment) crosses, and the large ones, in ascending order."""
+        segment) crosses, and the large ones it may meet, in ascending
+        order. Walks those cells or looks at every occupied one, whichever
+        are fewer; ``looked`` says how many."""
         grid = self.collision.grid
         cell = grid.cell_size
         reach_x, reach_y = math.ceil(size[0] / 2 / cell), math.ceil(size[1] / 2 / cell)
-        seen: set[int] = set(grid.large) | set(grid.fixed_large)
+        # The band the box sweeps, grown by half a cell: a superset, whatever the rounding.
+        half = (size[0] / 2 + cell / 2, size[1] / 2 + cell / 2)
+        seen = {entity for large in (grid.large, grid.fixed_large) for entity, box in large.items()
+                if _band_meets(start, end, half, box)}
+        occupied = len(grid.cells) + len(grid.fixed_cells)
+        crossed = (abs(math.floor(end.x / cell) - math.floor(start.x / cell))
+                   + abs(math.floor(end.y / cell) - math.floor(start.y / cell)) + 1)
+        if crossed * (2 * reach_x + 1) * (2 * reach_y + 1) > occupied:
+            self.looked = occupied
+            for cells in (grid.cells, grid.fixed_cells):
+                for (cx, cy), members in cells.items():
+                    if _band_meets(start, end, half, (cx * cell, cy * cell, cell, cell)):
+                        seen.update(members)
+            return sorted(seen)
         visited: set[Cell] = set()
         for cx, cy in cells_on_segment(start, end, cell):
             for x in range(cx - reach_x, cx + reach_x + 1):
@@ -215,6 +253,7 @@ class SpatialQueries:
                     if (x, y) not in visited:
                         visited.add((x, y))
                         seen.update(grid.filed_at((x, y)))
+        self.looked = len(visited)
         return sorted(seen)
 
     def _shape(self, entity: int, mask: int, triggers: bool) -> tuple[Box, Shape] | None:

@@ -5,6 +5,7 @@ Collision Detection and the swept AABB, worked out in the comments.
 """
 
 import math
+import tracemalloc
 
 import pytest
 from hypothesis import given
@@ -13,7 +14,7 @@ from pygame import Vector2
 
 from components import ALL, Collider, ColliderType, Shape, Transform
 from ecs import World
-from systems.queries import cells_on_segment, raycast_box, raycast_circle
+from systems.queries import SpatialQueries, cells_on_segment, raycast_box, raycast_circle
 
 
 def static(world, x, y, w, h, **options):
@@ -173,3 +174,90 @@ def test_the_cell_walk_visits_every_cell_the_segment_crosses(start, end, size):
         cell = (math.floor(p.x / size), math.floor(p.y / size))
         near = {(cell[0] + dx, cell[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)}
         assert cell in visited or near & visited  # a sample exactly on a boundary may round either way
+
+
+def _far_scene():
+    """Near the origin, a box and a post on the line y = 50 and a box below
+    it; a level-long floor below everything and a tall wall a million px
+    along the line (both large: more than LARGE_SPAN cells)."""
+    world = World()
+    made = [static(world, 100, 40, 20, 20), static(world, 300, 0, 10, 100), static(world, 200, 200, 20, 20),
+            static(world, -5e5, 1000, 1e6, 40), static(world, 1e6, -5e5, 40, 1e6)]
+    world.step(1 / 60)  # file them in the grid
+    return world, made
+
+
+def _costs(world, query):
+    """What ``query`` (a SpatialQueries method's name and arguments) looked
+    at, against the grid's occupied cells, and the peak memory (bytes) it
+    took; the query is run once more through the World."""
+    queries = SpatialQueries(world.collision)
+    tracemalloc.start()
+    getattr(queries, query[0])(*query[1:])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    grid = world.collision.grid
+    return queries.looked, len(grid.cells) + len(grid.fixed_cells), peak
+
+
+@pytest.mark.parametrize("length", [1e9, 1e12])
+def test_a_ray_as_long_as_the_coordinates_allow_costs_the_occupied_cells(length):
+    # A ray along y = 50 from x = 0 enters the box at x = 100, the post at
+    # x = 300 and the wall at x = 1e6: fraction = distance / length. It
+    # misses the box below and the floor. Walking every cell on its path
+    # (length / 64 px of them) took minutes and gigabytes; the occupied
+    # cells are a handful.
+    world, (box, post, _, _, wall) = _far_scene()
+    hits = world.raycast((0, 50), (length, 50))
+    assert [(hit.entity, hit.fraction) for hit in hits] == [
+        (box, 100 / length), (post, 300 / length), (wall, 1e6 / length)]
+    assert tuple(hits[0].point) == pytest.approx((100, 50)) and hits[0].normal == Vector2(-1, 0)
+    looked, occupied, peak = _costs(world, ("raycast", Vector2(0, 50), Vector2(length, 50)))
+    assert looked <= occupied
+    assert peak < 1 << 20  # bytes: the walk's set of visited cells held millions
+
+
+def test_a_box_cast_a_billion_px_costs_the_occupied_cells():
+    # A 10 × 10 box at (0, 45) cast to x = 1e9 along y = 45..55: its right
+    # edge reaches the box's left face at x = 100 after 90 px, the post's at
+    # 290 px and the wall's at 1e6 − 10: fraction = distance / 1e9; the
+    # point is the cast box's top-left then, the normal the face hit.
+    world, (box, post, _, _, wall) = _far_scene()
+    hits = world.cast_box((10, 10), (0, 45), (1e9, 45))
+    assert [(hit.entity, hit.fraction) for hit in hits] == [
+        (box, pytest.approx(90 / 1e9)), (post, pytest.approx(290 / 1e9)), (wall, pytest.approx((1e6 - 10) / 1e9))]
+    assert tuple(hits[0].point) == pytest.approx((90, 45)) and hits[0].normal == Vector2(-1, 0)
+    looked, occupied, peak = _costs(world, ("cast_box", Vector2(10, 10), Vector2(0, 45), Vector2(1e9, 45)))
+    assert looked <= occupied
+    assert peak < 1 << 20
+
+
+def test_a_box_a_billion_px_wide_cast_a_short_way_costs_the_occupied_cells():
+    # A box 1e9 wide and 10 tall, its right edge moving from x = 0 to 200
+    # along y = 45..55, meets the box's left face (x = 100) half way:
+    # fraction 100 / 200 = 0.5. It covers the floor's x range but not its y
+    # range, and never reaches the post (x = 300). The cells its width
+    # covers number 1e9 / 64 per cell of its path.
+    world, (box, *_) = _far_scene()
+    hits = world.cast_box((1e9, 10), (-1e9, 45), (-1e9 + 200, 45))
+    assert [(hit.entity, hit.fraction) for hit in hits] == [(box, pytest.approx(0.5))]
+    looked, occupied, peak = _costs(world, ("cast_box", Vector2(1e9, 10), Vector2(-1e9, 45), Vector2(-1e9 + 200, 45)))
+    assert looked <= occupied
+    assert peak < 1 << 20
+
+
+def test_a_box_query_as_wide_as_the_coordinates_allow_finds_every_collider_in_small_memory():
+    # A box of the largest size (1e12 px) reaching x = y = 200 overlaps only
+    # the box at (100, 40) (the one at (200, 200) touches it at a corner,
+    # which doesn't count; the floor and the wall lie beyond); one from
+    # −5e11 overlaps all five. The grid looks at its occupied cells instead
+    # of the ~2e20 cells covered.
+    world, made = _far_scene()
+    tracemalloc.start()
+    corner = world.query_box((-1e12 + 200, -1e12 + 200), (1e12, 1e12))
+    found = world.query_box((-5e11, -5e11), (1e12, 1e12))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert corner == [made[0]]
+    assert found == sorted(made)
+    assert peak < 1 << 20
