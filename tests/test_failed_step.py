@@ -12,6 +12,8 @@ after it.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
@@ -187,3 +189,64 @@ def test_a_scene_change_asked_for_in_a_step_that_raises_happens_right_after_it()
     game.frame(1 / 60)
     assert (level.steps, game_over.steps) == (1, 1)
     game.close()
+
+
+class Flaky:
+    """A system (and a collision handler) that records what it was given,
+    then raises in the steps listed; ``quiet`` records alike but never
+    raises: the same World without the failing calls."""
+
+    def __init__(self, fails: set[int], quiet: bool) -> None:
+        self.fails, self.quiet, self.step, self.heard = fails, quiet, 0, []
+
+    def process(self, dt: float) -> None:
+        self.step += 1
+        self.fail()
+
+    def handler(self, contact) -> None:
+        self.heard.append((self.step, contact.a, contact.b))
+        self.fail()
+
+    def fail(self) -> None:
+        if self.step - 1 in self.fails and not self.quiet:
+            raise RuntimeError(f"step {self.step - 1}")
+
+
+bodies = st.lists(st.tuples(st.integers(0, 8), st.integers(0, 3), st.integers(-400, 400), st.integers(-400, 400)),
+                  min_size=2, max_size=6)
+
+
+@settings(max_examples=25)
+@given(scene=bodies, priority=st.sampled_from([400, 250, 150, 75, 0]), fails=st.sets(st.integers(0, 11)),
+       continuous=st.booleans())
+def test_a_step_that_raises_leaves_the_world_as_the_step_without_the_failing_calls(scene, priority, fails,
+                                                                                    continuous):
+    # The invariant behind the rules above: whichever systems and handlers
+    # raise, in whichever steps, every position, velocity and event equals
+    # that of the same World whose failing calls return instead.
+    def build(quiet: bool) -> tuple[World, Flaky, Flaky, list]:
+        world = World(gravity=(0, 600), continuous=continuous)
+        wall(world, -40, 120, 400, 20)
+        made = [box(world, 36 * column, 12 * row, velocity=(vx, vy)) for column, row, vx, vy in scene]
+        system, begins = Flaky(fails, quiet), Flaky(fails, quiet)
+        world.add_system(system, priority)
+        world.add_system(begins, 500)  # counts the handler's steps, and raises in the same steps
+        world.on_collision_begin(begins.handler)
+        ends: list = []
+        world.on_collision_end(lambda contact: ends.append((begins.step, contact.a, contact.b)))
+        return world, system, begins, [made, ends]
+
+    failing, _, failing_begins, (made, failing_ends) = build(quiet=False)
+    twin, _, twin_begins, (_, twin_ends) = build(quiet=True)
+    for step in range(12):
+        twin.step(DT)
+        try:
+            failing.step(DT)
+        except RuntimeError as error:
+            assert str(error) == f"step {step}"
+        else:
+            assert step not in fails
+        for entity in made:
+            assert position(failing, entity) == position(twin, entity)
+            assert velocity(failing, entity) == velocity(twin, entity)
+    assert failing_begins.heard == twin_begins.heard and failing_ends == twin_ends
