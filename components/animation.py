@@ -68,7 +68,7 @@ class Animation(Validated):
         frames = value if name == "frames" else getattr(self, "frames", None)
         durations = value if name == "durations" else getattr(self, "durations", None)
         if frames is not None and isinstance(durations, tuple) and len(durations) != len(frames):
-            raise ValueError(f"{name}: durations must give one duration per frame ({len(frames)}), "
+            raise ValueError(f"{_about(name, 'durations')}durations must give one duration per frame ({len(frames)}), "
                              f"got {len(durations)}")
 
     @property
@@ -82,6 +82,11 @@ class Animation(Validated):
     def length(self) -> float:
         """Seconds from the first frame to the end of the last."""
         return math.fsum(self.frame_durations)
+
+
+def _about(name: str, field: str) -> str:
+    """A message's prefix naming the field being set, when the error is about another."""
+    return "" if name == field else f"{name}: "
 
 
 def _animations(name: str, value: object) -> dict[str, Animation]:
@@ -152,10 +157,11 @@ class Animator(Validated):
         if animations is None or current is None:
             return
         if current not in animations:
-            raise ValueError(f"{name}: current must name one of {sorted(animations)}, got {current!r}")
+            raise ValueError(f"{_about(name, 'current')}current must name one of {sorted(animations)}, "
+                             f"got {current!r}")
         count = len(animations[current].frames)
         if frame is not None and frame >= count:
-            raise ValueError(f"{name}: frame {frame} is past the last frame of {current!r} ({count} frames); "
+            raise ValueError(f"{_about(name, 'frame')}frame {frame} is past the last frame of {current!r} ({count} frames); "
                              f"play(name) switches from frame 0")
 
     @property

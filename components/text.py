@@ -41,6 +41,11 @@ def load_font(path: str | None, size: int, field: str = "font") -> pygame.font.F
             raise FileNotFoundError(f"{field}: no font file at {path!r}")
         try:
             face = pygame.font.Font(path, size)
+            # A file SDL_ttf cannot parse still gives a Font, holding a NULL
+            # face: size() and render() raise on it, get_linesize() and
+            # get_height() crash the process. Ask the safe ones first.
+            face.size("Ag")
+            face.render("Ag", True, (0, 0, 0))
         except (pygame.error, OSError) as error:
             raise ValueError(f"{field}: {path!r} is not a font pygame can read ({error})") from error
         _fonts[key] = face
@@ -186,4 +191,6 @@ class Text(Validated):
         if _UNSET in (text, size, font):  # during __init__, before the last of them
             return
         assert isinstance(text, str) and isinstance(size, int) and (font is None or isinstance(font, str))
-        check_text(name, text, load_font(font, size))
+        # Set later, the field set is to blame; in __init__ (the font comes last) the text is.
+        blamed = name if getattr(self, name, _UNSET) is not _UNSET else "text"
+        check_text(blamed, text, load_font(font, size))

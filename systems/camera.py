@@ -138,12 +138,12 @@ def _bounds(name: str, value: object) -> Box | None:
         return None
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list, pygame.Rect)) or len(value) != 4:
         raise ValueError(f"{name} must be (x, y, w, h) world px or None, got {value!r}")
-    x, y = (vector_within(limits.MAX_COORDINATE, " px")(f"{name} (x, y)", (value[0], value[1])))
-    w, h = non_negative_size(f"{name} (w, h)", (value[2], value[3]))
-    for axis, extent in (("w", w), ("h", h)):
-        if extent > 2 * limits.MAX_COORDINATE:
-            raise ValueError(f"{name} {axis} must be in [0, {2 * limits.MAX_COORDINATE:g}] px, got {extent!r}")
-    return (x, y, w, h)
+    box = tuple(finite_number(f"{name}[{index}]", number) for index, number in enumerate(value))
+    for index, part in enumerate("xywh"):
+        low, high = (-limits.MAX_COORDINATE, limits.MAX_COORDINATE) if index < 2 else (0.0, 2 * limits.MAX_COORDINATE)
+        if not low <= box[index] <= high:
+            raise ValueError(f"{name} {part} must be in [{low:g}, {high:g}] px, got {value[index]!r}")
+    return (box[0], box[1], box[2], box[3])
 
 
 def _finite_now(name: str, vector: Vector2) -> None:
