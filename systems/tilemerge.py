@@ -63,21 +63,21 @@ class _Grid:
                 raise ValueError(f"cells must be ints in 0..255 (0 empty) or bools; row {y} is {row!r}")
             self.cells[base:base + len(row)] = labels
 
-    def label(self, x: int, y: int) -> int:
-        """The label of cell (x, y); cells outside the grid are empty (0)."""
-        return self.cells[(y + 1) * self.stride + x + 1]
-
-    def interior(self, point: Point, axis: int, direction: int, label: int) -> bool:
-        """Whether the unit edge from ``point`` one step along ``axis`` in
-        ``direction`` (±1) has cells of ``label`` on both sides (lies inside
-        that label's region)."""
+    def edge(self, point: Point, axis: int, direction: int) -> tuple[int, int, int]:
+        """The unit edge from ``point`` one step along ``axis`` in
+        ``direction`` (±1), as (index of one cell beside it, offset to the
+        cell on its other side, offset to the same cell of the next edge)."""
         x, y = point
         stride = self.stride
         if axis == 0:  # cells (x or x - 1, y - 1) and the one below
-            index = y * stride + (x if direction > 0 else x - 1) + 1
-            return self.cells[index] == label == self.cells[index + stride]
-        index = (y if direction > 0 else y - 1) * stride + stride + x  # cells (x - 1, y or y - 1) and (x, …)
-        return self.cells[index] == label == self.cells[index + 1]
+            return y * stride + (x if direction > 0 else x - 1) + 1, stride, direction
+        return (y if direction > 0 else y - 1) * stride + stride + x, 1, direction * stride  # (x - 1, …), (x, …)
+
+    def interior(self, point: Point, axis: int, direction: int, label: int) -> bool:
+        """Whether that edge has cells of ``label`` on both sides (lies
+        inside that label's region)."""
+        index, across, _ = self.edge(point, axis, direction)
+        return self.cells[index] == label == self.cells[index + across]
 
 
 def _step(point: Point, axis: int, direction: int) -> Point:
@@ -113,10 +113,13 @@ def _concave_corners(grid: _Grid) -> dict[Point, Corner]:
 def _walk(grid: _Grid, start: Point, axis: int, direction: int, label: int) -> Point:
     """Follow the inside of the ``label`` region from ``start`` along
     ``axis`` until the next edge would leave it; return where it stops."""
-    point = start
-    while grid.interior(point, axis, direction, label):
-        point = _step(point, axis, direction)
-    return point
+    cells = grid.cells
+    index, across, step = grid.edge(start, axis, direction)
+    count = 0
+    while cells[index] == label == cells[index + across]:
+        index += step
+        count += 1
+    return (start[0] + count * direction, start[1]) if axis == 0 else (start[0], start[1] + count * direction)
 
 
 def _good_chords(grid: _Grid, corners: dict[Point, Corner]) -> list[Chord]:
@@ -243,21 +246,23 @@ def merge_tiles(solid: Sequence[Sequence[object]]) -> list[TileRect]:
     """
     grid = _Grid(solid)
     cuts = _cut(grid, _concave_corners(grid))
-    taken = bytearray(len(grid.cells))
+    cells, stride = grid.cells, grid.stride
+    taken = bytearray(len(cells))
     rects = []
     for y in range(grid.rows):
+        base = (y + 1) * stride + 1  # index of cell (0, y)
         for x in range(grid.columns):
-            label = grid.label(x, y)
-            if not label or taken[(y + 1) * grid.stride + x + 1]:
+            label = cells[base + x]
+            if not label or taken[base + x]:
                 continue
             width = 1
-            while not cuts.blocked((x + width - 1, y), 0) and grid.label(x + width, y) == label:
+            while not cuts.blocked((x + width - 1, y), 0) and cells[base + x + width] == label:
                 width += 1
             height = 1
-            while not cuts.blocked((x, y + height - 1), 1) and grid.label(x, y + height) == label:
+            while not cuts.blocked((x, y + height - 1), 1) and cells[base + x + height * stride] == label:
                 height += 1
-            for row in range(y, y + height):
-                start = (row + 1) * grid.stride + x + 1
+            for row in range(height):
+                start = base + row * stride + x
                 taken[start:start + width] = b"\x01" * width
             rects.append((x, y, width, height))
     return rects
