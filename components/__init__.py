@@ -9,12 +9,12 @@ from components.animation import Animation, Animator
 from components.collider import Collider, ColliderType, Shape
 from components.layers import ALL, Side
 from components.physics import Physics
-from components.sprite import Sprite
+from components.sprite import Sprite, TileChunks
 from components.text import Text
 from components.touching import Touching
 from components.transform import Transform
 
 __all__ = [
     "ALL", "Animation", "Animator", "Collider", "ColliderType", "Physics", "Shape", "Side", "Sprite", "Text",
-    "Touching", "Transform",
+    "TileChunks", "Touching", "Transform",
 ]
