@@ -82,8 +82,11 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-#: A still sprite as filed: its components and the box it was filed under.
-_Still = tuple[Transform, Sprite, "Collider | None", Box]
+#: What a still sprite's box depends on, as it was when filed: position,
+#: offset, image, size, Collider size.
+_Seen = tuple[Vector2, Vector2, "pygame.Surface | None", "Vector2 | None", "Vector2 | None"]
+#: A still sprite as filed: its components, the box it was filed under, what that came from.
+_Still = tuple[Transform, Sprite, "Collider | None", Box, _Seen]
 #: One thing to draw: (layer, entity, (row, column) of a chunk or (), box, sprite or None, chunk image or None).
 _Row = tuple[int, int, tuple[int, ...], Box, "Sprite | None", "pygame.Surface | None"]
 
@@ -134,7 +137,7 @@ class RenderSystem(esper.Processor):
         view = camera.visible_box()
         rows: list[_Row] = []
         for entity in self.grid.query(view):
-            _, sprite, _, box = self._still[entity]
+            _, sprite, _, box, _ = self._still[entity]
             if sprite.visible and _overlaps(box, view):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         for entity, transform, sprite, collider in self._moving:
@@ -182,18 +185,28 @@ class RenderSystem(esper.Processor):
             if entity in moving:
                 self._moving.append((entity, transform, sprite, collider))
             else:
-                box = _box(transform, sprite, collider)
-                self._still[entity] = (transform, sprite, collider, box)
-                self.grid.insert(entity, box)
+                self._file(entity, transform, sprite, collider)
 
     def _refile(self) -> None:
-        """File again the still sprites whose box changed since they were filed."""
-        for entity, (transform, sprite, collider, filed) in self._still.items():
-            box = _box(transform, sprite, collider)
-            if box != filed:
-                self.grid.remove(entity)
-                self.grid.insert(entity, box)
-                self._still[entity] = (transform, sprite, collider, box)
+        """File again the still sprites whose box changed since they were
+        filed: each one's position, offset, image, size and Collider size
+        compared with a copy (pygame compares vectors in C), stopping at the
+        first difference, as the collision system compares level geometry."""
+        for entity, (transform, sprite, collider, _, seen) in self._still.items():
+            if (transform.position == seen[0] and sprite.offset == seen[1] and sprite.image is seen[2]
+                    and sprite.size == seen[3] and (collider is None or collider.size == seen[4])):
+                continue
+            self.grid.remove(entity)
+            self._file(entity, transform, sprite, collider)
+
+    def _file(self, entity: int, transform: Transform, sprite: Sprite, collider: Collider | None) -> None:
+        """File a still sprite in the grid under its box, with what it depends on."""
+        box = _box(transform, sprite, collider)
+        seen = (Vector2(transform.position), Vector2(sprite.offset), sprite.image,
+                None if sprite.size is None else Vector2(sprite.size),
+                None if collider is None else Vector2(collider.size))
+        self._still[entity] = (transform, sprite, collider, box, seen)
+        self.grid.insert(entity, box)
 
 
 def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box) -> list[_Row]:
