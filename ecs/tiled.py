@@ -69,9 +69,14 @@ from ecs.world import World
 from systems.tilemerge import merge_tiles
 
 __all__ = [
-    "CATEGORY", "MASK", "MapObject", "ONE_WAY", "ObjectFactory", "RAMP", "RAMP_CORNERS", "SOLID", "TileMap",
+    "CATEGORY", "MASK", "MapError", "MapObject", "ONE_WAY", "ObjectFactory", "RAMP", "RAMP_CORNERS", "SOLID", "TileMap",
     "load_map", "tile_collider",
 ]
+
+class MapError(ValueError):
+    """A malformed map, tileset, image or property, or a factory that raised;
+    the message names the file and the layer, tile or object."""
+
 
 #: Tile property names understood by the loader (see the module docstring).
 SOLID = "solid"
@@ -218,7 +223,7 @@ def load_map(world: World, path: str | os.PathLike[str], *,
     Objects whose kind has no factory are listed in ``objects`` only.
 
     Raises FileNotFoundError for a missing map, tileset (.tsx) or image, and
-    ValueError for anything malformed: not XML, not a map, an infinite map,
+    MapError (a ValueError) for anything malformed: not XML, not a map, an infinite map,
     a gid no tileset holds, a bad tile or layer property, a factory that
     raised (chained, naming the object). Either way the World is left as
     it was.
@@ -261,8 +266,6 @@ def _delete_since(world: World, first: int) -> None:
 # ----------------------------------------------------------------------------- reading the file
 
 
-class _Named(ValueError):
-    """A ValueError whose message already names the map file."""
 
 
 def _parse(path: str) -> Any:
@@ -271,11 +274,11 @@ def _parse(path: str) -> Any:
         raise FileNotFoundError(f"no map file at {path!r}")
     root = _xml_root(path, "map", "a Tiled map (.tmx)")
     if root.get("infinite", "0") != "0":
-        raise ValueError(f"{path}: infinite maps are not supported: their tiles are stored in chunks "
+        raise MapError(f"{path}: infinite maps are not supported: their tiles are stored in chunks "
                          f"around an unbounded plane; in Tiled, untick Map → Map Properties → Infinite "
                          f"to give the map a fixed size")
     if root.get("orientation", "orthogonal") != "orthogonal":
-        raise ValueError(f"{path}: only orthogonal maps are supported, this one is {root.get('orientation')!r}")
+        raise MapError(f"{path}: only orthogonal maps are supported, this one is {root.get('orientation')!r}")
     for tileset in root.iter("tileset"):
         source = tileset.get("source")
         if source:
@@ -287,12 +290,12 @@ def _parse(path: str) -> Any:
     tiled.filename = path
     try:
         tiled.parse_xml(root)
-    except (FileNotFoundError, _Named):
+    except (FileNotFoundError, MapError):
         raise
     except Exception as error:  # pytmx raises bare Exceptions, ValueErrors and zlib errors alike
-        raise _Named(f"{path}: {type(error).__name__}: {error}") from error
+        raise MapError(f"{path}: {type(error).__name__}: {error}") from error
     if tiled.width < 1 or tiled.height < 1 or tiled.tilewidth < 1 or tiled.tileheight < 1:
-        raise ValueError(f"{path}: the map must be at least 1×1 tiles of at least 1×1 px, "
+        raise MapError(f"{path}: the map must be at least 1×1 tiles of at least 1×1 px, "
                          f"got {tiled.width}×{tiled.height} tiles of {tiled.tilewidth}×{tiled.tileheight} px")
     for layer in _tile_layers(tiled):
         _check_layer(path, tiled, layer)
@@ -304,9 +307,9 @@ def _xml_root(path: str, tag: str, what: str) -> ElementTree.Element:
     try:
         root = ElementTree.parse(path).getroot()
     except ElementTree.ParseError as error:
-        raise ValueError(f"{path}: not a well-formed XML file ({error}); is it truncated?") from error
+        raise MapError(f"{path}: not a well-formed XML file ({error}); is it truncated?") from error
     if root.tag != tag:
-        raise ValueError(f"{path}: not {what}: its root element is <{root.tag}>, not <{tag}>")
+        raise MapError(f"{path}: not {what}: its root element is <{root.tag}>, not <{tag}>")
     return root
 
 
@@ -321,14 +324,14 @@ def _image_loader(map_path: str) -> Callable[..., Callable[..., pygame.Surface]]
         except FileNotFoundError as error:
             raise FileNotFoundError(f"{map_path}: no image file {filename!r}") from error
         except (pygame.error, ValueError) as error:
-            raise _Named(f"{map_path}: cannot read the image {filename!r}: {error}") from error
+            raise MapError(f"{map_path}: cannot read the image {filename!r}: {error}") from error
         if colorkey:
             image = image.convert() if pygame.display.get_surface() is not None else image.copy()
             image.set_colorkey(pygame.Color(f"#{colorkey.lstrip('#')}"))
 
         def load(rect: tuple[int, int, int, int] | None = None, flags: Any = None) -> pygame.Surface:
             if rect and not image.get_rect().contains(rect):
-                raise _Named(f"{map_path}: the image {filename!r} ({image.get_width()}×{image.get_height()} px) "
+                raise MapError(f"{map_path}: the image {filename!r} ({image.get_width()}×{image.get_height()} px) "
                              f"has no tile at {rect}: the tileset's size does not match its image")
             tile = image.subsurface(rect) if rect else image
             if flags is not None and any(flags):
@@ -357,7 +360,7 @@ def _check_layer(path: str, tiled: Any, layer: Any) -> None:
     where = f"{path}: layer {layer.name!r}"
     count = sum(len(row) for row in layer.data)
     if len(layer.data) != tiled.height or any(len(row) != tiled.width for row in layer.data):
-        raise ValueError(f"{where} has {count} tiles, the map {tiled.width}×{tiled.height} = "
+        raise MapError(f"{where} has {count} tiles, the map {tiled.width}×{tiled.height} = "
                          f"{tiled.width * tiled.height}")
     used = set(chain.from_iterable(layer.data))
     unknown = sorted(gid for gid in used if gid and (gid >= len(tiled.images) or tiled.images[gid] is None))
@@ -366,7 +369,7 @@ def _check_layer(path: str, tiled: Any, layer: Any) -> None:
         y = next(y for y, row in enumerate(layer.data) if gid in row)
         x = layer.data[y].index(gid)
         ranges = ", ".join(f"{ts.firstgid}–{ts.firstgid + ts.tilecount - 1} ({ts.name!r})" for ts in tiled.tilesets)
-        raise ValueError(f"{where}: tile ({x}, {y}) has gid {tiled.tiledgidmap.get(gid, gid)}, which no "
+        raise MapError(f"{where}: tile ({x}, {y}) has gid {tiled.tiledgidmap.get(gid, gid)}, which no "
                          f"tileset holds (tilesets: {ranges or 'none'})")
 
 
@@ -411,13 +414,13 @@ def _flag(where: str, name: str, value: object) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
-    raise ValueError(f"{where}: property {name!r} must be a bool (true or false), got {value!r}")
+    raise MapError(f"{where}: property {name!r} must be a bool (true or false), got {value!r}")
 
 
 def _layer_bits(where: str, name: str, value: object, least: int) -> int:
     """A category or mask property: an int of 32 layer bits in [least, ALL]."""
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= ALL:
-        raise ValueError(f"{where}: property {name!r} must be an int in [{least}, {ALL}] (32 layer bits; "
+        raise MapError(f"{where}: property {name!r} must be an int in [{least}, {ALL}] (32 layer bits; "
                          f"type int in Tiled), got {value!r}")
     return value
 
@@ -448,7 +451,7 @@ def _collision_kind(where: str, properties: Mapping[str, Any] | None, flags: Any
     corner = properties.get(RAMP)
     if corner:
         if corner not in RAMP_CORNERS:
-            raise ValueError(f"{where}: property {RAMP!r} must be one of {RAMP_CORNERS}, got {corner!r}")
+            raise MapError(f"{where}: property {RAMP!r} must be one of {RAMP_CORNERS}, got {corner!r}")
         return (RAMP, _flipped_corner(corner, flags), category, mask)
     if ONE_WAY in properties and _flag(where, ONE_WAY, properties[ONE_WAY]):
         return (ONE_WAY, _flipped_side(flags), category, mask)
@@ -513,7 +516,7 @@ def _label(path: str, groups: dict[tuple[int, int], int], pair: tuple[int, int])
     """The merge label (1..255) of a (category, mask) pair, a new one if unseen."""
     if pair not in groups:
         if len(groups) == 255:
-            raise ValueError(f"{path}: solid tiles use more than 255 different (category, mask) pairs")
+            raise MapError(f"{path}: solid tiles use more than 255 different (category, mask) pairs")
         groups[pair] = len(groups) + 1
     return groups[pair]
 
@@ -553,7 +556,7 @@ def _draw_layers(tile_map: TileMap) -> list[tuple[Any, int]]:
     for index, layer in enumerate(layers):
         draw_layer = layer.properties.get("draw_layer", index - len(layers))
         if isinstance(draw_layer, bool) or not isinstance(draw_layer, int):
-            raise ValueError(f"{tile_map.path}: layer {layer.name!r}: property 'draw_layer' must be an int "
+            raise MapError(f"{tile_map.path}: layer {layer.name!r}: property 'draw_layer' must be an int "
                              f"(type int in Tiled), got {draw_layer!r}")
         if layer.visible:
             out.append((layer, draw_layer))
@@ -631,7 +634,7 @@ def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, Object
         try:
             entity = factory(world, item)
         except Exception as error:
-            raise ValueError(f"{tile_map.path}: {item.describe()} at ({item.x:g}, {item.y:g})"
+            raise MapError(f"{tile_map.path}: {item.describe()} at ({item.x:g}, {item.y:g})"
                              f"{', a point' if item.is_point else ''}: its factory "
                              f"{getattr(factory, '__name__', factory)!s} raised {type(error).__name__}: "
                              f"{error}") from error

@@ -9,7 +9,7 @@ from test_tiled import GROUND, tileset_image, tmx
 
 from components import ALL, Collider, ColliderType, Transform
 from ecs import World
-from ecs.tiled import TileMap, load_map
+from ecs.tiled import MapError, TileMap, load_map
 
 _ = 0
 
@@ -47,8 +47,8 @@ def test_a_truncated_map_names_its_file_and_leaves_the_world_alone(tmp_path):
     path.write_text(text[:len(text) // 2])
     world = World()
     keep = world.create_entity(Transform((1, 2)))
-    with pytest.raises(ValueError, match=re.escape(str(path)) + ".*not a well-formed XML file"):
-        load_map(world, path)
+    with pytest.raises(MapError, match=re.escape(str(path)) + ".*not a well-formed XML file"):
+        load_map(world, path)  # MapError: a ValueError
     assert entities(world) == [keep] and TileMap not in world.resources
 
 
