@@ -4,7 +4,7 @@ import pygame
 import pytest
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Shape, Side, Transform
+from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.sprite import TileChunks
 from ecs import Game, World
 from ecs.tiled import TileMap, load_map
@@ -265,3 +265,26 @@ def test_a_plank_flipped_upside_down_stops_from_below_and_lets_through_from_abov
         world.step(1 / 60)
     assert world.component_for_entity(riser, Transform).position.y == pytest.approx(32)
     assert world.component_for_entity(faller, Transform).position.y == pytest.approx(60)
+
+
+@pytest.mark.parametrize("continuous", [True, False], ids=["continuous", "discrete"])
+def test_a_platform_layers_category_lets_a_body_drop_through_by_its_mask(tmp_path, continuous):
+    # The README's drop-through recipe on a loaded level: the planks' layer
+    # puts them on category 4; a body clearing 4 from its mask falls through.
+    rows = [[0] * 4, [0] * 4, [4] * 4, [0] * 4]  # plank tops at y 32
+    path = tmx(tmp_path, [("platforms", rows, True)])
+    path.write_text(path.read_text().replace(
+        'name="platforms" width="4" height="4">',
+        'name="platforms" width="4" height="4"><properties><property name="category" type="int" value="4"/>'
+        '</properties>'))
+    ends = []
+    for mask in (ALL, ALL & ~4):
+        world = World(gravity=(0, 980), continuous=continuous)
+        tile_map = load_map(world, path)
+        assert {world.component_for_entity(e, Collider).category for e in tile_map.colliders} == {4}
+        body = world.create_entity(Transform((4, 0)), Collider((8, 8), mask=mask), Physics())
+        for _ in range(30):  # 0.5 s: free fall would cover ½ · 980 · 0.5² ≈ 122 px
+            world.step(1 / 60)
+        ends.append(world.component_for_entity(body, Transform).position.y)
+    assert ends[0] == pytest.approx(24, abs=0.5)  # landed: its bottom on the plank's top, 32
+    assert ends[1] > 100  # fell through
