@@ -23,7 +23,7 @@ from components._checks import (Check, Validated, VectorLike, at_least, finite_n
 if TYPE_CHECKING:
     from ecs.world import World
 
-__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "follow_axis", "screen_int", "screen_rect", "visible_part"]
+__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "follow_axis", "screen_int", "screen_rect", "visible_parts"]
 
 #: The CameraSystem's priority: after every system that moves entities.
 CAMERA_PRIORITY = -200
@@ -71,39 +71,49 @@ def screen_rect(left: float, top: float, right: float, bottom: float) -> pygame.
     return pygame.Rect(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
 
 
-def _visible_span(start: float, extent: float, clip_low: int, clip_high: int,
-                  pixels: int) -> tuple[int, int, int, int] | None:
+#: Image px [s0, s1) drawn stretched over screen px [d0, d1), along one axis.
+Span = tuple[int, int, int, int]
+
+
+def _visible_spans(start: float, extent: float, clip_low: int, clip_high: int, pixels: int) -> list[Span]:
     """Along one axis, an image ``pixels`` px long stretched over [start,
-    start + extent) screen px: the image px [s0, s1) that land in [clip_low,
-    clip_high) and the screen px [d0, d1) they cover; None when none do."""
+    start + extent) screen px: the image px that land in [clip_low,
+    clip_high), as spans each stretched evenly. One span, reaching at most
+    an image px past the clip each side; but where an image px is wider
+    than the clip (a 64 px image stretched over a million), one span per
+    visible image px (three at most), each cut to the clip, so that no span
+    is drawn more than three clips long."""
     low, high = max(start, clip_low), min(start + extent, clip_high)
     if not high > low or pixels <= 0:
-        return None
+        return []
     scale = pixels / extent  # image px per screen px
     first = max(0, math.floor((low - start) * scale))
     last = min(pixels, math.ceil((high - start) * scale))
-    d0, d1 = round(start + first / scale), round(start + last / scale)
-    if d1 <= d0:
-        return None
-    return first, last, d0, d1
-
-
-def visible_part(image_size: tuple[int, int], box: Box,
-                 clip: pygame.Rect) -> tuple[pygame.Rect, pygame.Rect] | None:
-    """For an image of ``image_size`` px stretched over ``box`` (x, y, w, h
-    screen px, floats): the part of the image that lands inside ``clip`` and
-    the screen rectangle that part covers, or None when nothing shows.
-    Scaling only that part bounds a frame's work by the screen, not by the
-    zoom: a text or image larger than the screen is cut before it is scaled."""
+    if extent / pixels <= clip_high - clip_low:
+        d0, d1 = round(start + first / scale), round(start + last / scale)
+        return [(first, last, d0, d1)] if d1 > d0 else []
     spans = []
-    for axis in (0, 1):
-        span = _visible_span(box[axis], box[axis + 2], (clip.left, clip.top)[axis],
-                             (clip.right, clip.bottom)[axis], image_size[axis])
-        if span is None:
-            return None
-        spans.append(span)
-    (sx0, sx1, dx0, dx1), (sy0, sy1, dy0, dy1) = spans
-    return pygame.Rect(sx0, sy0, sx1 - sx0, sy1 - sy0), pygame.Rect(dx0, dy0, dx1 - dx0, dy1 - dy0)
+    for pixel in range(first, last):
+        d0 = round(max(start + pixel / scale, clip_low))
+        d1 = round(min(start + (pixel + 1) / scale, clip_high))
+        if d1 > d0:
+            spans.append((pixel, pixel + 1, d0, d1))
+    return spans
+
+
+def visible_parts(image_size: tuple[int, int], box: Box,
+                  clip: pygame.Rect) -> list[tuple[pygame.Rect, pygame.Rect]]:
+    """For an image of ``image_size`` px stretched over ``box`` (x, y, w, h
+    screen px, floats): the parts of the image that land inside ``clip``,
+    each with the screen rectangle it is stretched over; none when nothing
+    shows. Usually one part; see ``_visible_spans`` for more. Scaling only
+    these bounds a frame's work by the screen, not by the zoom or the
+    stretch: a text or image larger than the screen is cut before it is
+    scaled, and each part is drawn at most three times the clip's size."""
+    columns = _visible_spans(box[0], box[2], clip.left, clip.right, image_size[0])
+    rows = _visible_spans(box[1], box[3], clip.top, clip.bottom, image_size[1])
+    return [(pygame.Rect(sx0, sy0, sx1 - sx0, sy1 - sy0), pygame.Rect(dx0, dy0, dx1 - dx0, dy1 - dy0))
+            for sx0, sx1, dx0, dx1 in columns for sy0, sy1, dy0, dy1 in rows]
 
 
 def _viewport(name: str, value: object) -> Vector2:

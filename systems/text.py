@@ -20,7 +20,7 @@ from components import Text, Transform, limits
 from components._checks import finite_vector
 from components.sprite import _color
 from components.text import check_text, font_path, font_size, load_font, printable, text_extent, text_value
-from systems.camera import Box, Camera, screen_int, visible_part
+from systems.camera import Box, Camera, screen_int, visible_parts
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -126,20 +126,17 @@ class TextSystem(esper.Processor):
         self._pieces, self._pieces_used = self._pieces_used, {}
 
     def _blit(self, surface: pygame.Surface, image: pygame.Surface, box: Box) -> None:
-        """Draw the part of ``image``, stretched over ``box``, that is on ``surface``."""
-        part = visible_part(image.get_size(), box, surface.get_clip())
-        if part is None:
-            return
-        source, dest = part
-        if source.size == dest.size:
-            surface.blit(image, dest, source)
-            return
-        key = (id(image), (source.x, source.y, source.w, source.h), dest.size)
-        entry = self._pieces_used.get(key) or self._pieces.get(key)
-        if entry is None or entry[0] is not image:  # a new image reusing a freed id
-            entry = (image, pygame.transform.scale(image.subsurface(source), dest.size))
-        self._pieces_used[key] = entry
-        surface.blit(entry[1], dest)
+        """Draw the parts of ``image``, stretched over ``box``, that are on ``surface``."""
+        for source, dest in visible_parts(image.get_size(), box, surface.get_clip()):
+            if source.size == dest.size:
+                surface.blit(image, dest, source)
+                continue
+            key = (id(image), (source.x, source.y, source.w, source.h), dest.size)
+            entry = self._pieces_used.get(key) or self._pieces.get(key)
+            if entry is None or entry[0] is not image:  # a new image reusing a freed id
+                entry = (image, pygame.transform.scale(image.subsurface(source), dest.size))
+            self._pieces_used[key] = entry
+            surface.blit(entry[1], dest)
 
     def _image(self, text: Text) -> pygame.Surface:
         key = (text.text, text.font, text.size, text.color, text.shadow)

@@ -16,7 +16,7 @@ from components import Animation, Animator, Collider, ColliderType, Sprite, Text
 from components.text import printable
 from ecs import Audio, Camera, Game, Label, SpriteSheet, World, load_image
 from systems import AnimationSystem, render_text
-from systems.camera import visible_part
+from systems.camera import visible_parts
 from systems.debug import Gizmos
 
 FONT = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
@@ -247,12 +247,18 @@ def cut_text_draws_the_same_pixels_as_scaled_whole(zoom, where):
     game.close()
 
 
-def test_visible_part_maps_screen_px_back_to_image_px():
+def test_visible_parts_map_screen_px_back_to_image_px():
     # A 10×4 image stretched ×3 over x −6..24, y 2..14; the clip 0..12 × 0..8
     # shows image columns 2..6 (screen 0..12) and rows 0..2 (screen 2..8).
-    source, dest = visible_part((10, 4), (-6, 2, 30, 12), pygame.Rect(0, 0, 12, 8))
+    [(source, dest)] = visible_parts((10, 4), (-6, 2, 30, 12), pygame.Rect(0, 0, 12, 8))
     assert (tuple(source), tuple(dest)) == ((2, 0, 4, 2), (0, 2, 12, 6))
-    assert visible_part((10, 4), (300, 2, 30, 12), pygame.Rect(0, 0, 12, 8)) is None
+    assert visible_parts((10, 4), (300, 2, 30, 12), pygame.Rect(0, 0, 12, 8)) == []
+    # A 4 px wide image over 4,000 px from x −1,990: each image px is 1,000
+    # px wide, wider than the 100 px clip, whose px 0..100 lie in image px 1
+    # (screen −990..10) and 2 (10..1,010): one part each, cut to the clip.
+    parts = visible_parts((4, 1), (-1990, 0, 4000, 1), pygame.Rect(0, 0, 100, 1))
+    assert [(tuple(s), tuple(d)) for s, d in parts] == [((1, 0, 1, 1), (0, 0, 10, 1)),
+                                                         ((2, 0, 1, 1), (10, 0, 90, 1))]
 
 
 def test_a_collider_2_to_the_32_px_away_is_not_drawn_on_screen_by_the_overlay():
