@@ -12,7 +12,7 @@ from pygame import Vector2
 from components import Collider, Physics, Shape, Sprite, Transform
 from components.sprite import TileChunks
 from systems.broadphase import SpatialGrid
-from systems.camera import Box, Camera
+from systems.camera import Box, Camera, visible_parts
 from systems.narrowphase import CORNERS
 from systems.triangle import triangle_vertices
 
@@ -22,29 +22,40 @@ if TYPE_CHECKING:
 __all__ = ["ImageCache", "RenderSystem", "draw_shape", "sprite_box"]
 
 
+ImageKey = tuple[int, int, int, bool, bool, tuple[int, int, int, int]]
+
+
 class ImageCache:
     """Scaled and flipped copies of images, kept while they are drawn.
 
-    ``get`` returns ``image`` at ``size`` px, mirrored as asked, transforming
-    it only the first time; ``next_frame`` forgets whatever was not used since
-    the previous call, so the cache holds about one frame's worth of images.
+    ``get`` returns ``image`` mirrored as asked, then the ``source`` part of
+    it scaled to ``size`` px, transforming it only the first time;
+    ``next_frame`` forgets whatever was not used since the previous call, so
+    the cache holds about one frame's worth of images.
     """
 
     def __init__(self) -> None:
-        self._kept: dict[tuple[int, int, int, bool, bool], tuple[pygame.Surface, pygame.Surface]] = {}
-        self._used: dict[tuple[int, int, int, bool, bool], tuple[pygame.Surface, pygame.Surface]] = {}
+        self._kept: dict[ImageKey, tuple[pygame.Surface, pygame.Surface]] = {}
+        self._used: dict[ImageKey, tuple[pygame.Surface, pygame.Surface]] = {}
 
-    def get(self, image: pygame.Surface, size: tuple[int, int], flip_x: bool, flip_y: bool) -> pygame.Surface:
-        """``image`` scaled to ``size`` and flipped; the image itself when unchanged."""
-        if not (flip_x or flip_y) and size == image.get_size():
+    def get(self, image: pygame.Surface, size: tuple[int, int], flip_x: bool, flip_y: bool,
+            source: pygame.Rect | None = None) -> pygame.Surface:
+        """``image`` flipped, then its ``source`` part (px of the flipped
+        image; all of it by default) scaled to ``size``; the image itself
+        when nothing changes."""
+        whole = (0, 0, image.get_width(), image.get_height())
+        area = whole if source is None else (source.x, source.y, source.w, source.h)
+        if not (flip_x or flip_y) and area == whole and size == image.get_size():
             return image
-        key = (id(image), size[0], size[1], flip_x, flip_y)
+        key = (id(image), size[0], size[1], flip_x, flip_y, area)
         entry = self._used.get(key) or self._kept.get(key)
         if entry is None or entry[0] is not image:  # a new image reusing a freed id
             result = image
             if flip_x or flip_y:
                 result = pygame.transform.flip(result, flip_x, flip_y)
-            if size != image.get_size():
+            if area != whole:
+                result = result.subsurface(area)
+            if size != result.get_size():
                 result = pygame.transform.scale(result, (max(0, size[0]), max(0, size[1])))
             entry = (image, result)
         self._used[key] = entry
@@ -160,7 +171,11 @@ class RenderSystem(esper.Processor):
             picture = image if sprite is None else sprite.image
             flip_x, flip_y = (False, False) if sprite is None else (sprite.flip_x, sprite.flip_y)
             assert picture is not None
-            surface.blit(self.images.get(picture, rect.size, flip_x, flip_y), rect)
+            # Only the parts on screen are scaled: a zoomed or stretched image
+            # costs what the screen shows, not its size at that scale.
+            box = (rect.x, rect.y, rect.w, rect.h)
+            for source, dest in visible_parts(picture.get_size(), box, surface.get_clip()):
+                surface.blit(self.images.get(picture, dest.size, flip_x, flip_y, source), dest)
             return
         collider = self.world.try_component(entity, Collider)
         draw_shape(surface, sprite.color, Shape.BOX if collider is None else collider.shape, rect)
