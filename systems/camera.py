@@ -16,14 +16,17 @@ import esper
 import pygame
 from pygame import Vector2
 
-from components import Collider, Transform, limits
+from components import Collider, Shape, Transform, limits
 from components._checks import (Check, Validated, VectorLike, at_least, finite_number, finite_vector,
                                 non_negative_size, number_in, positive, vector_within)
+from systems.narrowphase import CORNERS
+from systems.triangle import triangle_vertices
 
 if TYPE_CHECKING:
     from ecs.world import World
 
-__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "follow_axis", "screen_int", "screen_rect", "visible_parts"]
+__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "clip_polygon", "draw_clipped", "draw_shape_clipped", "follow_axis",
+           "screen_int", "screen_rect", "visible_parts"]
 
 #: The CameraSystem's priority: after every system that moves entities.
 CAMERA_PRIORITY = -200
@@ -114,6 +117,122 @@ def visible_parts(image_size: tuple[int, int], box: Box,
     rows = _visible_spans(box[1], box[3], clip.top, clip.bottom, image_size[1])
     return [(pygame.Rect(sx0, sy0, sx1 - sx0, sy1 - sy0), pygame.Rect(dx0, dy0, dx1 - dx0, dy1 - dy0))
             for sx0, sx1, dx0, dx1 in columns for sy0, sy1, dy0, dy1 in rows]
+
+
+#: Screen px. A shape drawn larger than this each way is drawn only where
+#: it meets the surface's clip: pygame fills a polygon and draws an ellipse
+#: over every row of its whole height, on screen or not (a 10**7 px
+#: circle's outline takes 40 s, a filled triangle 2**31 px high a minute).
+LARGE_SHAPE = 4096
+
+Point = tuple[float, float]
+
+
+# Sutherland–Hodgman polygon clipping (Ivan Sutherland and Gary Hodgman,
+# "Reentrant Polygon Clipping", CACM 1974), one clip edge at a time.
+def _clip_side(points: list[Point], axis: int, bound: float, keep_below: bool) -> list[Point]:
+    """The part of polygon ``points`` on one side of the line where
+    coordinate ``axis`` equals ``bound``: below it if ``keep_below``, else above."""
+    kept: list[Point] = []
+    for index, current in enumerate(points):
+        previous = points[index - 1]
+        inside, was_inside = ((point[axis] <= bound) == keep_below or point[axis] == bound
+                              for point in (current, previous))
+        if inside != was_inside:
+            t = (bound - previous[axis]) / (current[axis] - previous[axis])
+            kept.append((previous[0] + t * (current[0] - previous[0]), previous[1] + t * (current[1] - previous[1])))
+        if inside:
+            kept.append(current)
+    return kept
+
+
+def clip_polygon(points: list[Point], clip: pygame.Rect) -> list[Point]:
+    """Polygon ``points`` (screen px, convex or not) cut to ``clip``."""
+    for axis, bound, keep_below in ((0, clip.left, False), (0, clip.right, True),
+                                    (1, clip.top, False), (1, clip.bottom, True)):
+        points = _clip_side(points, axis, bound, keep_below)
+        if not points:
+            break
+    return points
+
+
+def _ellipse_crossings(box: Box, axis: int, line: float) -> tuple[float, float] | None:
+    """Where the line at coordinate ``line`` along ``axis`` crosses the
+    ellipse inscribed in ``box``: the two coordinates along the other axis,
+    or None when it misses."""
+    other = 1 - axis
+    centre, radius = box[axis] + box[axis + 2] / 2, box[axis + 2] / 2
+    across = 1.0 - ((line - centre) / radius) ** 2
+    if across < 0:
+        return None
+    half = box[other + 2] / 2 * math.sqrt(across)
+    middle = box[other] + box[other + 2] / 2
+    return middle - half, middle + half
+
+
+def _large_ellipse(surface: pygame.Surface, color: tuple[int, ...], box: Box, width: int) -> None:
+    """The ellipse inscribed in ``box`` drawn within the clip only: filled row
+    by row, or its outline as the points where each row and each column of
+    the clip crosses it (both, so that steep and flat arcs have no gaps)."""
+    clip = surface.get_clip()
+    low, high = (clip.left, clip.top), (clip.right, clip.bottom)
+    for axis in ((1,) if width == 0 else (0, 1)):
+        other = 1 - axis
+        for line in range(low[axis], high[axis]):
+            crossing = _ellipse_crossings(box, axis, line + 0.5)
+            if crossing is None:
+                continue
+            if width == 0:
+                start, end = max(low[other], round(crossing[0])), min(high[other], round(crossing[1]))
+                if end > start:
+                    surface.fill(color, (start, line, end - start, 1))
+                continue
+            for at in crossing:
+                if low[other] <= at < high[other]:
+                    spot = [0, 0]
+                    spot[axis], spot[other] = line, math.floor(at)
+                    surface.fill(color, (spot[0], spot[1], width, width))
+
+
+def draw_clipped(surface: pygame.Surface, color: tuple[int, ...], outline: list[Point] | None, box: Box,
+                 width: int = 0) -> None:
+    """Draw polygon ``outline`` (screen px), or with None the ellipse
+    inscribed in ``box`` (x, y, w, h screen px, the polygon's bounds
+    otherwise); ``width`` px of outline, 0 to fill. A shape up to
+    ``LARGE_SHAPE`` px is drawn by pygame as is; a larger one only where it
+    meets the clip, at a cost bounded by the clip's size."""
+    small = box[2] <= LARGE_SHAPE and box[3] <= LARGE_SHAPE
+    if outline is None:
+        if small:
+            pygame.draw.ellipse(surface, color, screen_rect(box[0], box[1], box[0] + box[2], box[1] + box[3]), width)
+        else:
+            _large_ellipse(surface, color, box, width)
+        return
+    if width == 0 and not small:
+        outline = clip_polygon(outline, surface.get_clip())
+        if len(outline) < 3:
+            return
+    pygame.draw.polygon(surface, color, outline, width)
+
+
+def draw_shape_clipped(surface: pygame.Surface, color: tuple[int, ...], shape: Shape, rect: pygame.Rect,
+                       width: int = 0) -> None:
+    """Draw ``shape`` filling screen ``rect``: the box, its inscribed circle
+    or its triangle half; ``width`` px of outline, 0 to fill. Shapes up to
+    ``LARGE_SHAPE`` px are drawn as pygame draws them; larger ones cost only
+    what lands in the surface's clip (``draw_clipped``)."""
+    box = (float(rect.x), float(rect.y), float(rect.width), float(rect.height))
+    if shape is Shape.CIRCLE:
+        draw_clipped(surface, color, None, box, width)
+    elif shape in CORNERS:
+        corners = [(point.x, point.y) for point in triangle_vertices(box, CORNERS[shape])]
+        draw_clipped(surface, color, corners, box, width)
+    elif width == 0 or (rect.width <= LARGE_SHAPE and rect.height <= LARGE_SHAPE):
+        pygame.draw.rect(surface, color, rect, width)  # a fill is clipped by pygame; a small outline is cheap
+    else:  # the outline pygame.draw.rect draws, inside the rect, as a polygon: its lines are clipped
+        right, bottom = rect.right - 1, rect.bottom - 1
+        draw_clipped(surface, color, [(rect.x, rect.y), (right, rect.y), (right, bottom), (rect.x, bottom)],
+                     box, width)
 
 
 def _viewport(name: str, value: object) -> Vector2:

@@ -12,8 +12,7 @@ from components import Collider, ColliderType, Transform
 from components._checks import finite_vector
 from components.sprite import _color
 from components.text import load_font, printable
-from systems.camera import Camera
-from systems.render import draw_shape
+from systems.camera import Camera, draw_shape_clipped
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -90,8 +89,8 @@ class DebugOverlay(esper.Processor):
             where = transform.previous_position.lerp(transform.position, alpha) + collider.offset
             rect = camera.screen_rect(where.x, where.y, collider.size.x, collider.size.y)
             rect.size = (max(1, rect.width), max(1, rect.height))
-            color = COLORS[collider.type]
-            draw_shape(surface, color, collider.shape, rect, 1)
+            if rect.colliderect(surface.get_clip()):  # off screen: nothing to draw, nothing to pay
+                draw_shape_clipped(surface, COLORS[collider.type], collider.shape, rect, 1)
         for contact in self.world.contacts:
             point = camera.world_to_screen(contact.point)
             pygame.draw.line(surface, NORMAL_COLOR, point, point + contact.normal * NORMAL_LENGTH, 2)

@@ -12,7 +12,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from pygame import Vector2
 
-from components import Animation, Animator, Collider, ColliderType, Sprite, Text, Transform, limits
+from components import Animation, Animator, Collider, ColliderType, Shape, Sprite, Text, Transform, limits
 from components.text import printable
 from ecs import Audio, Camera, Game, Label, SpriteSheet, World, load_image
 from systems import AnimationSystem, render_text
@@ -272,6 +272,42 @@ def test_a_collider_2_to_the_32_px_away_is_not_drawn_on_screen_by_the_overlay():
     camera = game.camera
     assert camera.screen_rect(2**32 + 50, 10, 10, 10).left == 2**30
     assert camera.screen_rect(-1e12, 0, 2e12, 10).left == -(2**30)
+    game.close()
+
+
+def test_the_overlay_draws_huge_colliders_at_the_cost_of_the_screen(monkeypatch):
+    # pygame draws an ellipse, or fills a polygon, over every row of its
+    # height: a 10**7 px circle's outline took 40 s a frame. Those must reach
+    # pygame no larger than LARGE_SHAPE px or cut to the screen; a polygon's
+    # outline is lines, which pygame clips.
+    from systems.camera import LARGE_SHAPE
+
+    def bounded(draw, outlines_too):
+        def check(surface, color, shape, width=0):
+            if width == 0 or outlines_too:
+                xs, ys = (((shape.left, shape.right), (shape.top, shape.bottom)) if isinstance(shape, pygame.Rect)
+                          else ([point[axis] for point in shape] for axis in (0, 1)))
+                assert max(xs) - min(xs) <= LARGE_SHAPE and max(ys) - min(ys) <= LARGE_SHAPE
+            return draw(surface, color, shape, width)
+        return check
+
+    monkeypatch.setattr(pygame.draw, "ellipse", bounded(pygame.draw.ellipse, True))
+    monkeypatch.setattr(pygame.draw, "polygon", bounded(pygame.draw.polygon, False))
+    game = make_game(size=(600, 300))  # the panel covers the top right; look left and below it
+    # A circle 10**7 px across whose top is at (100, 200), a ramp whose
+    # hypotenuse crosses the screen, and a box around everything.
+    game.world.create_entity(Transform((100 - 5e6, 200)), Collider((1e7, 1e7), type=ColliderType.STATIC,
+                                                                   shape=Shape.CIRCLE))
+    game.world.create_entity(Transform((-5e6 + 150, -5e6 + 250)),
+                             Collider((1e7, 1e7), type=ColliderType.STATIC, shape=Shape.TRIANGLE_TOP_LEFT))
+    game.world.create_entity(Transform((-1e7, -1e7)), Collider((2e7, 2e7), type=ColliderType.STATIC))
+    game.debug.visible = True
+    game.frame(0.0)
+    static = (120, 140, 170)
+    assert any(game.screen.get_at((100, y))[:3] == static for y in range(199, 202))  # the circle's top
+    # The ramp's hypotenuse runs from its top-right corner (150 + 5e6, 250 − 5e6)
+    # to its bottom-left (150 − 5e6, 250 + 5e6): through (150, 250), slope −1.
+    assert any(game.screen.get_at((150 + d, 250 - d))[:3] == static for d in (-1, 0, 1))
     game.close()
 
 
