@@ -569,3 +569,36 @@ def test_music_loops_must_be_an_int_from_minus_one(tmp_path, loops):
     coin = write_wav(tmp_path / "coin.wav")
     with pytest.raises(ValueError, match="loops"):
         Audio(enabled=False).play_music(coin, loops=loops)
+
+
+def test_a_zoomed_or_stretched_image_sprite_is_cut_to_the_screen_before_it_is_scaled(monkeypatch):
+    # A 512 px tile chunk at zoom 64 is 32,768 px square (4 GB); a 64 px
+    # image stretched to a 10**6 px Sprite.size likewise: 200 × 100 show.
+    scale = pygame.transform.scale
+
+    def bounded_scale(surface, size, *rest):
+        assert size[0] * size[1] <= 9 * 200 * 100, f"scaling to {size}: more than three screens each way"
+        return scale(surface, size, *rest)
+
+    monkeypatch.setattr(pygame.transform, "scale", bounded_scale)
+    chunk = pygame.Surface((512, 512))
+    chunk.fill((255, 0, 0))
+    chunk.fill((0, 0, 255), (256, 0, 256, 512))  # right half blue
+    game = make_game()
+    game.camera.zoom = limits.MAX_ZOOM
+    game.world.create_entity(Transform((0, 0)), Sprite(image=chunk, flip_x=True))
+    # Mirrored, the blue half is on the left: world x 255.5 is blue, 256.5 red.
+    for x, colour in ((255.5, (0, 0, 255)), (256.5, (255, 0, 0))):
+        game.camera.center_on((x, 100.5))
+        game.frame(0.0)
+        assert game.screen.get_at((100, 50))[:3] == colour
+    # 64 px stretched over 10**6 px from −500,000: each image px is 15,625
+    # px, and the screen (world 0..200 at zoom 1) lies in image px 32.
+    image = pygame.Surface((64, 64))
+    image.fill((0, 255, 0), (32, 32, 1, 1))
+    game.camera.zoom = 1
+    game.camera.center_on((100, 50))
+    game.world.create_entity(Transform((-5e5, -5e5)), Sprite(image=image, size=(1e6, 1e6), layer=1))
+    game.frame(0.0)
+    assert game.screen.get_at((0, 0))[:3] == game.screen.get_at((199, 99))[:3] == (0, 255, 0)
+    game.close()
