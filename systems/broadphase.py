@@ -13,8 +13,8 @@ body's speed.
 
 Every pair that overlaps or touches is reported, however many boxes share a
 cell (a mover over 2,000 coins), with one bound, for piles (see ``PILE``).
-A cell holding more than ``CROWD`` boxes is not tested pair by pair: its
-boxes are sorted into kinds that are never paired with each other (STATICs,
+A cell holding more than ``CROWD`` boxes that are not level geometry is not
+tested pair by pair: its boxes are sorted into kinds that are never paired with each other (STATICs,
 level geometry, TRIGGERs) and each two kinds that may meet are swept along
 x (sort and sweep, as in Baraff, *Dynamic Simulation of Non-penetrating
 Rigid Bodies*), so the work is the pairs found plus the pairs whose x
@@ -41,9 +41,9 @@ Span = tuple[int, int, int, int]
 #: the list of large boxes.
 LARGE_SPAN = 32
 
-#: A cell holding more boxes than this is swept (see the module's docstring)
-#: instead of testing every two of its boxes: in a cell of a few boxes the
-#: plain double loop is cheaper than sorting.
+#: A cell holding more boxes than this that are not fixed is swept (see the
+#: module's docstring) instead of testing every two of its boxes: in a cell
+#: of a few boxes the plain double loop is cheaper than sorting.
 CROWD = 12
 
 #: A pile: a cell where more than CROWD ordinary movers (not STATIC, TRIGGER
@@ -367,7 +367,7 @@ class SpatialGrid:
         the step number)."""
         self._flush()
         found: list[tuple[int, int]] = []
-        crowded = False
+        piled: set[tuple[int, int]] = set()
         boxes = self.boxes
         size = self.cell_size
         floor = math.floor
@@ -377,10 +377,9 @@ class SpatialGrid:
             count = len(members)
             if count < 2 and fixed is None:
                 continue
-            if count + len(fixed or ()) > CROWD:
-                found += _crowd_pairs(boxes, (cx, cy), size, _kinds(boxes, members, fixed or [], (skip, apart)),
-                                      shuffle)
-                crowded = True
+            if count > CROWD:  # (with a few movers, fixed boxes cost one test per mover each: no sweep needed)
+                kinds = _kinds(boxes, members, fixed or [], (skip, apart))
+                _crowd_pairs(boxes, (cx, cy), size, kinds, shuffle, found, piled)
                 continue
             everyone = members + fixed if fixed else members  # movers first: a is never fixed
             total = len(everyone)
@@ -400,8 +399,8 @@ class SpatialGrid:
                         continue
                     if not (a in skip and b in skip) and not (a in apart and b in apart):
                         found.append((a, b) if a < b else (b, a))
-        if crowded:  # in the order of the sweeps, and a pile's repeated in its cells: order them, once each
-            found = sorted(set(found))
+        if piled:  # pairs of a pile come from a set: order them, and drop repeats
+            found = sorted(piled.union(found))
         if self._large or self._fixed_large:
             found += self._large_pairs(skip, apart)
         return found
@@ -491,28 +490,23 @@ def _kinds(boxes: dict[int, Box], members: list[int], fixed: list[int],
 
 
 def _crowd_pairs(boxes: dict[int, Box], cell: Cell, size: float, kinds: dict[int, list[tuple[float, int]]],
-                 shuffle: int) -> list[tuple[int, int]]:
-    """The pairs a crowded cell reports (see the module's docstring): each
-    two ``kinds`` that share no bit swept against each other, only pairs
-    that touch with the top-left corner of their intersection in ``cell``;
-    in a pile (``PILE``) the ordinary movers (kind 0) paired along a ring
-    instead (pairs that may be found again in the pile's other cells)."""
+                 shuffle: int, found: list[tuple[int, int]], piled: set[tuple[int, int]]) -> None:
+    """Add to ``found`` the pairs a crowded cell reports (see the module's
+    docstring): each two ``kinds`` that share no bit swept against each
+    other (``_sweep_pairs``); in a pile (``PILE``) the ordinary movers
+    (kind 0) paired along a ring instead, added to ``piled`` (the pile's
+    other cells may find them again)."""
     order = sorted(kinds)
-    found: list[tuple[int, int]] = []
-    floor = math.floor
     for i, first in enumerate(order):
         for second in order[i:]:
             if first & second or (first == second and first):  # a kind pairs with itself only if in no group
                 continue
             if first == second and _is_pile(boxes, kinds[0], size):
-                found += _ring_pairs(boxes, [entity for _, entity in kinds[0]], size, shuffle)
-                continue
-            for a, b in _overlaps_in_x(boxes, kinds[first], kinds[second] if second != first else None):
-                box_a, box_b = boxes[a], boxes[b]
-                if (_touch(box_a, box_b) and floor(max(box_a[0], box_b[0]) / size) == cell[0]
-                        and floor(max(box_a[1], box_b[1]) / size) == cell[1]):
-                    found.append((a, b) if a < b else (b, a))
-    return found
+                piled.update(_ring_pairs(boxes, [entity for _, entity in kinds[0]], size, shuffle))
+            elif first == second:
+                _sweep_pairs(boxes, kinds[first], None, cell, size, found)
+            else:
+                _sweep_pairs(boxes, kinds[first], kinds[second], cell, size, found)
 
 
 def _is_pile(boxes: dict[int, Box], movers: list[tuple[float, int]], size: float) -> bool:
@@ -541,24 +535,33 @@ def _ring_pairs(boxes: dict[int, Box], movers: list[int], size: float, shuffle: 
     return [(a, b) if a < b else (b, a) for a, b in candidates if _touch(boxes[a], boxes[b])]
 
 
-def _overlaps_in_x(boxes: dict[int, Box], first: list[tuple[float, int]],
-                   second: list[tuple[float, int]] | None) -> Iterator[tuple[int, int]]:
-    """Pairs whose x ranges overlap or touch, each once: within ``first`` if
-    ``second`` is None, else one of each; both sorted by (left edge, entity).
-    A pair is found from the box whose left edge comes first (ties: from
-    ``first``), so the work is the pairs found plus a binary search a box."""
-    if second is None:
-        for i, (left, a) in enumerate(first):
-            right, j = left + boxes[a][2], i + 1
-            while j < len(first) and first[j][0] <= right:
-                yield a, first[j][1]
+def _sweep_pairs(boxes: dict[int, Box], first: list[tuple[float, int]], second: list[tuple[float, int]] | None,
+                 cell: Cell, size: float, found: list[tuple[int, int]]) -> None:
+    """Add to ``found`` the pairs that touch, with the top-left corner of
+    their intersection in ``cell``: within ``first`` if ``second`` is None,
+    else one of each; both sorted by (left edge, entity). Each pair is met
+    from the box whose left edge comes first (ties: the one in ``first``),
+    looking only at the boxes whose left edge lies within its x range, so
+    the work is the pairs whose x ranges overlap (plus a binary search a
+    box with ``second``)."""
+    floor = math.floor
+    cx, cy = cell
+    sweeps = [(first, first, None)] if second is None else [(first, second, bisect_left), (second, first, bisect_right)]
+    for ones, others, after in sweeps:
+        lefts = [left for left, _ in others] if after is not None else []
+        for i, (ax, a) in enumerate(ones):
+            _, ay, aw, ah = boxes[a]
+            right, bottom = ax + aw, ay + ah
+            j, end = (i + 1, len(others)) if after is None else (after(lefts, ax), bisect_right(lefts, right))
+            while j < end:
+                bx, b = others[j]  # (bx ≥ ax: the intersection's left edge)
+                if after is None and bx > right:
+                    break
                 j += 1
-        return
-    for ones, others, after in ((first, second, bisect_left), (second, first, bisect_right)):
-        lefts = [left for left, _ in others]
-        for left, a in ones:
-            for _, b in others[after(lefts, left):bisect_right(lefts, left + boxes[a][2])]:
-                yield a, b
+                _, by, _, bh = boxes[b]
+                if by > bottom or ay > by + bh or floor(bx / size) != cx or floor((ay if ay > by else by) / size) != cy:
+                    continue
+                found.append((a, b) if a < b else (b, a))
 
 
 def _cells_within(cells: dict[Cell, list[int]], span: Span) -> Iterator[tuple[Cell, list[int]]]:
