@@ -22,7 +22,14 @@ def _non_negative(name: str, value: object) -> float:
 
 
 def _speed_cap(name: str, value: object) -> float | None:
-    return None if value is None else _positive(name, value)
+    """None, or a speed in (0, ``limits.MAX_SPEED``]: a larger cap would let
+    a body past the world's (Movement applies the body's cap in its place)."""
+    if value is None:
+        return None
+    speed = _positive(name, value)
+    if speed > limits.MAX_SPEED:
+        raise ValueError(f"{name} must be in (0, {limits.MAX_SPEED:g}] px/s or None, got {value!r}")
+    return speed
 
 
 @dataclass(slots=True)
@@ -43,8 +50,8 @@ class Physics(Validated):
       v²/(2·0.4·g) px.
     - ``gravity_scale``: multiplies the world's gravity (0 floats, -1 rises),
       within ±1e3.
-    - ``max_speed``: px/s cap on the speed, or None for the world's cap
-      (1e9 px/s; see ``components.limits``).
+    - ``max_speed``: px/s cap on the speed, in (0, 1e9], or None for the
+      world's cap (1e9 px/s; see ``components.limits``).
     - ``ground_snap``: px, >= 0. A body that had ground below it last step
       and is not leaving it (a jump) is moved down by up to this much onto
       the ground at the end of the step: it walks down ramps and off their

@@ -124,3 +124,21 @@ def test_the_init_declared_for_type_checkers_matches_the_dataclass(component):
     assert len(stubs) == 1
     declared = [arg.arg for arg in stubs[0].args.args[1:]]
     assert declared == [f.name for f in dataclasses.fields(cls) if f.init]
+
+
+def test_a_speed_cap_above_the_worlds_is_refused_and_the_worlds_cap_holds():
+    from components import limits
+    from ecs import World
+
+    with pytest.raises(ValueError, match=r"max_speed must be in \(0, 1e\+09\]"):
+        Physics(max_speed=5e9)  # accepted before: Movement capped this body at 5e9 instead of the world's 1e9
+    physics = Physics()
+    with pytest.raises(ValueError, match="max_speed"):
+        physics.max_speed = 2 * limits.MAX_SPEED
+    # Gravity 1e9 px/s² × scale 1e3 × 1/60 s adds 1.67e10 px/s in one step,
+    # over both caps: the speed ends at the cap, 1e9 px/s.
+    world = World(gravity=(0, limits.MAX_ACCELERATION))
+    body = world.create_entity(Transform((0, 0)), Collider((1, 1)),
+                               Physics(max_speed=limits.MAX_SPEED, gravity_scale=limits.MAX_GRAVITY_SCALE))
+    world.step(1 / 60)
+    assert world.component_for_entity(body, Physics).velocity.length() == pytest.approx(limits.MAX_SPEED)
