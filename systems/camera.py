@@ -307,7 +307,8 @@ class Camera(Validated):
     checked again each step and each frame. The ranges are in
     ``components.limits``.
 
-    ``shake(amplitude, duration)`` jolts the drawn view; ``world_to_screen``
+    ``shake(amplitude, duration)`` jolts the drawn view, at random from
+    ``seed`` (an int: the same seed shakes alike every run); ``world_to_screen``
     and ``screen_to_world`` convert points through the view last drawn.
     """
 
@@ -345,6 +346,8 @@ class Camera(Validated):
         self.view = Vector2(self.position)  # top-left of the frame being drawn, world px
         self.shake_offset = Vector2()  # screen px
         self._shake = (0.0, 0.0, 0.0)  # amplitude px, time left s, duration s
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"seed must be an int, got {seed!r}")
         self._random = random.Random(seed)
         self._placed = False
 

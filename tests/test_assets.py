@@ -343,6 +343,12 @@ def test_a_hostile_camera_value_is_refused_naming_the_field(field, value):
     assert getattr(camera, field) == before
 
 
+def test_a_shake_seed_that_is_not_an_int_is_refused():
+    for seed in ([1, 2], 1.5, None):  # a list made random.Random raise TypeError; 1.5 and None were taken
+        with pytest.raises(ValueError, match="seed"):
+            Camera(seed=seed)
+
+
 def test_zoom_beyond_its_range_is_refused_and_its_ends_are_allowed():
     for zoom in (limits.MIN_ZOOM / 1.001, limits.MAX_ZOOM * 1.001):
         with pytest.raises(ValueError, match="zoom must be in"):
