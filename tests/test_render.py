@@ -124,6 +124,13 @@ def test_tile_chunks_are_made_when_first_in_view_and_let_go_when_far(tmp_path):
     camera.center_on((80, 48))
     draw(renderer, (160, 96))
     assert set(tiles.images) == in_view and len(made) == 18
+    # Zoomed out to 1/8: the view, 1,280×768 px centred on the map's centre
+    # (512, 384), holds the whole 1,024×768 px map: all 192 chunks, the six
+    # kept ones not made again.
+    camera.zoom = 0.125
+    camera.center_on((512, 384))
+    draw(renderer, (160, 96))
+    assert set(tiles.images) == tiles.chunks and len(made) == 18 + 192 - 6
 
 
 @pytest.mark.parametrize("opacity, expected", [(1.0, 130), (0.5, 65)])
