@@ -13,7 +13,7 @@ from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
 from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
-from ecs.tiled import MapObject, TileMap, load_map
+from ecs.tiled import MapError, MapObject, TileMap, load_map
 from ecs.timestep import FixedTimestep
 from ecs.world import (
     COLLISION_PRIORITY,
@@ -46,6 +46,7 @@ __all__ = [
     "Label",
     "RayHit",
     "MOVEMENT_PRIORITY",
+    "MapError",
     "MapObject",
     "RESPONSE_PRIORITY",
     "Scene",
