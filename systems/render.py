@@ -12,9 +12,7 @@ from pygame import Vector2
 from components import Collider, Physics, Shape, Sprite, Transform
 from components.sprite import TileChunks
 from systems.broadphase import SpatialGrid
-from systems.camera import Box, Camera, visible_parts
-from systems.narrowphase import CORNERS
-from systems.triangle import triangle_vertices
+from systems.camera import Box, Camera, draw_shape_clipped, visible_parts
 
 if TYPE_CHECKING:
     from ecs.world import World
@@ -259,11 +257,6 @@ def _span(start: float, length: float, size: int) -> tuple[int, int]:
 def draw_shape(surface: pygame.Surface, color: tuple[int, ...], shape: Shape,
                rect: pygame.Rect, width: int = 0) -> None:
     """Draw ``shape`` filling screen ``rect``: the box, its inscribed circle
-    or its triangle half; ``width`` px of outline, 0 to fill."""
-    if shape is Shape.CIRCLE:
-        pygame.draw.ellipse(surface, color, rect, width)
-    elif shape in CORNERS:
-        points = triangle_vertices((rect.x, rect.y, rect.width, rect.height), CORNERS[shape])
-        pygame.draw.polygon(surface, color, points, width)
-    else:
-        pygame.draw.rect(surface, color, rect, width)
+    or its triangle half; ``width`` px of outline, 0 to fill. A shape larger
+    than the screen costs only what lands on it (``draw_shape_clipped``)."""
+    draw_shape_clipped(surface, color, shape, rect, width)

@@ -608,3 +608,25 @@ def test_a_zoomed_or_stretched_image_sprite_is_cut_to_the_screen_before_it_is_sc
     game.frame(0.0)
     assert game.screen.get_at((0, 0))[:3] == game.screen.get_at((199, 99))[:3] == (0, 255, 0)
     game.close()
+
+
+def test_a_sprite_of_a_huge_collider_is_filled_at_the_cost_of_the_screen(monkeypatch):
+    # A filled polygon 2**31 px high took pygame a minute: a sprite on a
+    # 10**7 px ramp must reach pygame cut to the screen.
+    from systems.camera import LARGE_SHAPE
+    polygon = pygame.draw.polygon
+
+    def bounded(surface, color, points, width=0):
+        for axis in (0, 1):
+            assert width or max(p[axis] for p in points) - min(p[axis] for p in points) <= LARGE_SHAPE
+        return polygon(surface, color, points, width)
+
+    monkeypatch.setattr(pygame.draw, "polygon", bounded)
+    game = make_game()
+    # Hypotenuse from (100 + 5e6, 50 − 5e6) to (100 − 5e6, 50 + 5e6): through
+    # (100, 50), slope −1; the TOP_LEFT half lies above-left of it.
+    game.world.create_entity(Transform((100 - 5e6, 50 - 5e6)), Sprite((255, 0, 0)),
+                             Collider((1e7, 1e7), type=ColliderType.STATIC, shape=Shape.TRIANGLE_TOP_LEFT))
+    game.frame(0.0)
+    assert game.screen.get_at((90, 50))[:3] == (255, 0, 0) and game.screen.get_at((110, 50))[:3] == (0, 0, 0)
+    game.close()
