@@ -163,7 +163,9 @@ def check_sound(path: str, music: bool = False) -> None:
     fails on every machine, not only on those with speakers. With the mixer
     closed, it is opened for the check on SDL's "dummy" audio driver, which
     needs no device, and closed again; with it open (another Audio plays),
-    music is read as a sound, so that the music playing is not replaced."""
+    music is read as a sound, so that the music playing is not replaced.
+    (The driver is picked through the process's environment: don't load
+    sounds on one thread while another opens the mixer.)"""
     opened = False
     if not pygame.mixer.get_init():
         driver = os.environ.get("SDL_AUDIODRIVER")
