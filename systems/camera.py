@@ -4,6 +4,12 @@ The ``Camera`` is a world resource (``world.resource(Camera)``): the render,
 text and debug systems draw through it, and ``Input`` turns the mouse into
 world coordinates with it. ``CameraSystem`` runs with the fixed step and
 moves it after the target entity.
+
+Also the screen geometry those draw systems share, so that nothing drawn
+costs more than the screen shows or lands where it should not: rectangles
+clamped to what pygame.Rect holds (``screen_rect``), the parts of a scaled
+image that are on screen (``visible_parts``) and shapes drawn only where
+they meet the screen (``draw_shape_clipped``).
 """
 
 from __future__ import annotations
