@@ -1,7 +1,7 @@
 """Adventure: a scrolling platformer level made in Tiled, with camera, animation, sound and scenes.
 
 Shows a level several screens wide loaded from a Tiled map (``assets/level.tmx``:
-its tile layers drawn from pre-rendered chunks, its solid tiles merged into a
+its tile layers drawn in chunks made as they come into view, its solid tiles merged into a
 few dozen colliders, its objects turned into entities by factories); a camera
 that follows the hero with a dead zone and smoothing, stays inside the level,
 zooms 2× and shakes when he is hurt; the hero animated from a sprite sheet
