@@ -70,7 +70,9 @@ def render_text(text: str, path: str | None, size: int, color: tuple[int, ...],
     limits first (``fit_text``)."""
     face = load_font(path, size)
     text = fit_text(text, face)
-    sources = text.split("\n")
+    # pygame refuses a line that is not empty but has no width (a zero-width
+    # space, a soft hyphen, a space at 1 px): it is drawn as the empty line it looks like.
+    sources = [line if face.size(line)[0] else "" for line in text.split("\n")]
     lines = [face.render(line, True, color) for line in sources]
     extra = 1 if shadow is not None else 0
     step = face.get_linesize()
