@@ -214,7 +214,13 @@ class Resolution:
             body.sync()
             self.settle(a, b, normal, pinned, depth, surface)
             return [body]
-        share_a = push_share(a, b, *pinned)
+        blocked = (self._blocked(a, -normal), self._blocked(b, normal))
+        if (pinned[0] or blocked[0]) and (pinned[1] or blocked[1]):
+            slid = self._slide_out(a, b, normal, pinned)
+            if slid is not None:
+                self.settle(a, b, normal, pinned, depth, surface)
+                return [slid]
+        share_a = push_share(a, b, pinned[0] or blocked[0], pinned[1] or blocked[1])
         moved = []
         if share_a > 0.0:
             a.transform.position.update(a.transform.position - normal * (depth * share_a))
@@ -226,6 +232,38 @@ class Resolution:
             moved.append(b)
         self.settle(a, b, normal, pinned, depth, surface)
         return moved
+
+    def _blocked(self, body: Body, push: Vector2) -> bool:
+        """Whether a push along ``push`` would move ``body`` (not STATIC) on
+        the push's lesser axis into a direction it is pinned against: a
+        ball resting on the floor, struck from above at a slant, would be
+        pushed into the floor, and the floor would push it back, each pair
+        in turn until the rounds run out, leaving it inside."""
+        bits = self.pinned.get(body.entity, 0)
+        if not bits or body.static:
+            return False
+        other = 1 if abs(push[0]) > abs(push[1]) else 0
+        return push[other] != 0.0 and bool(bits & _bit(other, push[other]))
+
+    def _slide_out(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool]) -> Body | None:
+        """When neither of a and b may take a push along ``normal`` (a->b)
+        but one is barred only on the normal's lesser axis (see
+        ``_blocked``), move that one along the normal's dominant axis alone,
+        just out of the other (however the shapes meet); return it, or None
+        if there is none or no such move parts them."""
+        axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
+        along = Vector2()
+        along[axis] = 1.0 if normal[axis] > 0 else -1.0
+        for body, other, toward, held in ((b, a, -along, pinned[1]), (a, b, along, pinned[0])):
+            if held or body.static:
+                continue
+            distance = exit_distance(body.box, body.shape, other.box, other.shape, toward)
+            if distance is None:
+                return None
+            body.transform.position.update(body.transform.position - toward * distance)
+            body.sync()
+            return body
+        return None
 
     def _slope_lift(self, a: Body, b: Body, normal: Vector2) -> tuple[Body, Vector2] | None:
         """For a body overlapping a STATIC triangle's floor slope (its normal
