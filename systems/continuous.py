@@ -344,13 +344,18 @@ class Sweeper:
     def _crush(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float) -> None:
         """The pair's body that is not STATIC is squeezed between things that
         won't yield (see ``_squeezed``).
-        It is crushed and stops where it is; the push-out then leaves it
-        overlapping, centred (see ``Resolution.push_apart``), instead of
-        trading impacts with both sides until the subdivision bound."""
+        It is crushed and stops where it is, its velocity too (kept, gravity
+        would add to it every step it stays crushed, and whatever frees it
+        would let it go at that speed: energy from nowhere); the push-out
+        then leaves it overlapping, centred (see ``Resolution.push_apart``),
+        instead of trading impacts with both sides until the subdivision
+        bound."""
         for body, path in ((a, path_a), (b, path_b)):
             if body.static:
                 continue
             self.state.crushed.add(body.entity)
+            if body.physics is not None and body.inverse_mass:
+                body.physics.velocity.update(0.0, 0.0)
             if path.motion:
                 path.motion = Vector2()
                 path.version += 1

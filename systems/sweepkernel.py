@@ -904,11 +904,15 @@ def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 @_helper
 def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
            a: int, b: int, time: float, size: float, marks: Any, out: Any) -> None:
-    """Sweeper._crush: the pair's body that is not STATIC stops, crushed."""
+    """Sweeper._crush: the pair's body that is not STATIC stops, crushed,
+    its velocity too."""
     for row in (a, b):
         if ints[row, FLAGS] & STATIC:
             continue
         ints[row, FLAGS] |= CRUSHED
+        if ints[row, FLAGS] & PHYSICS and body[row, INV_MASS] != 0.0:
+            body[row, VEL_X], body[row, VEL_Y] = 0.0, 0.0
+            ints[row, FLAGS] |= TOUCHED
         if body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0:
             body[row, MOTION_X], body[row, MOTION_Y] = 0.0, 0.0
             ints[row, VERSION] += 1

@@ -186,6 +186,26 @@ def test_a_piston_crushes_a_box_against_a_wall_as_the_reference_does(kernel_call
 
 
 @pytest.mark.parametrize("compiled", [True, False])
+def test_a_body_the_sweeps_crush_stops_with_no_velocity_left(kernel_calls: list[int], compiled: bool) -> None:
+    # The piston above, 4 px a step, and the box at 300 px/s (5 px a step,
+    # e = 0.5) into the right wall: from the step it is first crushed, in
+    # the sweeps, it stops, velocity and all (kept, a velocity would still
+    # drive it into what squeezes it, and under gravity grow every step).
+    world = build({"bodies": [(150.0, 100.0, 16.0, 16.0, 0.0, 0.0, "static", 1.0, 1.0, 0.0),
+                              (200.0, 104.0, 8.0, 8.0, 300.0, 0.0, "solid", 1.0, 0.5, 0.0)],
+                   "subdivisions": 32}, compiled)
+    piston, box = 5, 6
+    for _ in range(40):
+        world.component_for_entity(piston, Transform).position.x += 4.0
+        world.step(1 / 60)
+        if box in world.response.crushed:
+            break
+    assert world.response.crushed == [box]
+    assert world.component_for_entity(box, Physics).velocity == (0, 0)
+    assert bool(kernel_calls) == compiled  # the compiled run's steps went through the kernel
+
+
+@pytest.mark.parametrize("compiled", [True, False])
 def test_a_body_crushed_after_a_swept_impact_is_centred_in_the_gap(kernel_calls: list[int], compiled: bool) -> None:
     # A box spawned inside a wall (right face x = 42) and still moving into
     # it, nearer its right face (8.5 px) than its bottom (55 - 45.5 = 9.5 px):
