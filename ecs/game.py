@@ -72,6 +72,9 @@ class Game:
     ) -> None:
         if world is not None and scene is not None:
             raise ValueError("give Game a world or a scene, not both")
+        for name, flag in (("headless", headless), ("debug", debug), ("freeze_on_enter", freeze_on_enter)):
+            if not isinstance(flag, bool):  # checked before a window opens
+                raise ValueError(f"{name} must be a bool, got {flag!r}")
         if headless:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

@@ -211,3 +211,11 @@ def test_freeze_on_enter_false_leaves_the_collector_alone():
     game.frame(STEP)
     assert gc.get_freeze_count() == 0
     game.close()
+
+
+@pytest.mark.parametrize("name", ["headless", "debug", "freeze_on_enter"])
+def test_a_game_flag_that_is_not_a_bool_is_refused_naming_it(name):
+    # Game(debug=1) used to reach the overlay, whose error named "visible".
+    flags = {"headless": True, name: 1}
+    with pytest.raises(ValueError, match=f"^{name} must be a bool"):
+        Game(**flags)
