@@ -10,8 +10,9 @@ body: boxes are filed by sorting (cell, row) records, pairs are found cell
 by cell with the same top-left rule, and boxes covering more than
 ``LARGE_SPAN`` cells are tested against every box instead. A cell holding
 more than ``CROWD`` boxes is swept along x by kinds of box, as the grid
-does (``_crowd_pairs``): its work is the pairs found plus those whose x
-ranges overlap, never the square of its crowd. The pairs come out sorted
+does (``_crowd_pairs``; the grid counts only the boxes that are not level
+geometry, which changes the work, not the pairs): its work is the pairs
+found plus those whose x ranges overlap, never the square of its crowd. The pairs come out sorted
 (rows ascending); what the pipeline computes from them does not depend on
 their order.
 
@@ -148,7 +149,7 @@ def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, f
     """``_report`` the pairs of one row of ``first`` and one of ``second``
     (both sorted by left edge) whose x ranges overlap or touch, each found
     from the box whose left edge comes first (ties: from ``first``)
-    (broadphase._overlaps_in_x)."""
+    (broadphase._sweep_pairs)."""
     for a in first:  # the left edges of ``second`` in [left, right] of a's
         begin, end = _after(boxes, second, boxes[a, 0], False), _after(boxes, second, boxes[a, 0] + boxes[a, 2], True)
         for k in range(begin, end):
@@ -163,7 +164,7 @@ def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, f
 @helper
 def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
     """``_report`` the pairs of ``rows`` (sorted by left edge) whose x
-    ranges overlap or touch, each once (broadphase._overlaps_in_x)."""
+    ranges overlap or touch, each once (broadphase._sweep_pairs)."""
     for i in range(rows.shape[0]):
         a = rows[i]
         right = boxes[a, 0] + boxes[a, 2]

@@ -94,6 +94,7 @@ def _allowed(items, a, b):
 
 @given(crowded, st.sampled_from([8.0, 64.0, 200.0]))
 @example([(0.0, 0.0, 8.0, 8.0, 1)] * 20 + [(0.0, 0.0, 8.0, 8.0, 2)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)], 64.0)
+@example([(0.0, 0.0, 8.0, 8.0, 0)] * 20 + [(2.0, 2.0, 8.0, 8.0, group) for group in (1, 2, 3)] * 5, 8.0)  # a pile
 def test_a_crowded_cell_reports_every_pair_with_a_static_trigger_or_level_geometry(items, cell):
     # Every pair reported touches and is allowed, once; every touching
     # allowed pair with a box in a group is reported, pile or not; without a
