@@ -121,7 +121,10 @@ def _rebuild_bad_cache(dispatcher: _F) -> _F:
     a signature (``Cache.load_overload``), and an index or data file that
     does not unpickle raises out of the caller's first call (the first
     step), naming nothing. The files of that function are deleted instead,
-    one line is logged, and numba compiles it and saves a new cache.
+    one line is logged, and numba compiles it and saves a new cache. If
+    they cannot be deleted (a read-only folder), the function is compiled
+    without its cache in this process (numba would read the bad index again
+    to save a new one), and the line says so.
     """
     cache: Any = getattr(dispatcher, "_cache", None)  # numba's per-function cache
     load = getattr(cache, "load_overload", None)
@@ -135,15 +138,31 @@ def _rebuild_bad_cache(dispatcher: _F) -> _F:
         try:
             return load(signature, target_context)
         except Exception as error:
-            for path in [index, *glob.glob(data)]:
-                try:
-                    os.remove(path)
-                except FileNotFoundError:
-                    pass
-            _log.warning("ecs_arcade: the compiled-kernel cache %s could not be read (%s: %s); "
-                         "compiling %s again and rebuilding it", index, type(error).__name__,
-                         " ".join(str(error).split()), function)
+            kept = _remove([index, *glob.glob(data)])
+            if kept is not None:
+                cache.disable()
+            _log.warning("ecs_arcade: the compiled-kernel cache %s could not be read (%s); compiling %s again "
+                         "and %s", index, _one_line(error), function,
+                         "rebuilding it" if kept is None else f"not caching it: it cannot be removed ({kept})")
             return None
 
     cache.load_overload = load_overload
     return dispatcher
+
+
+def _remove(paths: list[str]) -> str | None:
+    """Delete the files at ``paths`` (those already gone are fine); None, or
+    the first error that kept one, as one line."""
+    for path in paths:
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
+        except OSError as error:
+            return _one_line(error)
+    return None
+
+
+def _one_line(error: BaseException) -> str:
+    """``error``'s type and message on one line."""
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"

@@ -87,3 +87,26 @@ def test_a_corrupted_cache_file_is_rebuilt_with_one_line_saying_so(tmp_path, cap
         assert again(1) == 2
     assert not caplog.records
     assert sum(again.stats.cache_hits.values()) == 1
+
+
+@pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
+def test_a_corrupted_cache_that_cannot_be_removed_is_compiled_without_caching(tmp_path, caplog, monkeypatch):
+    # A read-only folder (or a file held open elsewhere) refuses the removal:
+    # the function must still compile and run, with one line saying why it
+    # is not cached, and the unreadable file is left as it was.
+    (tmp_path / "jit_cache_probe.py").write_text(PROBE)
+    assert load_probe(tmp_path).add_one(1) == 2
+    index = next((tmp_path / "__pycache__").glob("*.nbi"))
+    damaged = b"\x80\x05 not a pickle"
+    index.write_bytes(damaged)
+
+    def refuse(path: str) -> None:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(systems.jit.os, "remove", refuse)
+    with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
+        assert load_probe(tmp_path).add_one(41) == 42
+    lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
+    assert len(lines) == 1 and "\n" not in lines[0]
+    assert "jit_cache_probe" in lines[0] and "not caching" in lines[0] and "PermissionError" in lines[0]
+    assert index.read_bytes() == damaged
