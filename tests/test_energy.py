@@ -18,6 +18,7 @@ unchanged, and one that loses (e < 1, friction) lowers it.
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import pytest
@@ -27,6 +28,7 @@ from hypothesis import strategies as st
 from components import Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 from helpers import DT, position, velocity, wall
+from systems.resolution import Resolution
 
 G = 980.0  # px/s²
 VERTEX = G * DT * DT / 8  # px: how far a dropped body's parabola peaks above its drop point (0.034 px)
@@ -67,15 +69,15 @@ def drop(shape: Shape, elasticity: float, h: float, continuous: bool, steps: int
 
 
 @pytest.mark.parametrize("shape", [Shape.BOX, Shape.CIRCLE])
-@pytest.mark.parametrize("h", [50.0, 123.0, 237.0, 300.0])
+@pytest.mark.parametrize("h", [50.0, 237.0])
 def test_an_elastic_ball_returns_to_its_drop_height(shape, h):
     # e = 1 keeps H at each bounce, so every flight's parabola peaks where the
     # drop's did, VERTEX above y = 0; sampled at the ends of steps, each apex
     # lies within VERTEX below that: y in [-VERTEX, 0]. (Before the fix the
     # bounce reflected the velocity at the end of the step: from h = 237 px
     # the ball rose 6.2 px above its drop point within 400 steps, and at other
-    # heights fell short by up to v·dt/2.)
-    tops = apexes(drop(shape, 1.0, h, True, 400))
+    # heights fell short by up to v·dt/2.) Three flights, 2·√(2h/g) s each.
+    tops = apexes(drop(shape, 1.0, h, True, math.ceil(3.5 * 2 * math.sqrt(2 * h / G) / DT)))
     assert len(tops) >= 3
     for top in tops:
         assert -VERTEX - 1e-9 <= top <= 1e-9
@@ -83,11 +85,11 @@ def test_an_elastic_ball_returns_to_its_drop_height(shape, h):
 
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @pytest.mark.parametrize("shape", [Shape.BOX, Shape.CIRCLE])
-@pytest.mark.parametrize("h", [50.0, 237.0])
-def test_a_ball_never_rises_above_its_drop_height(continuous, shape, h):
-    # e <= 1: never above the drop's own parabola, VERTEX above y = 0.
-    for elasticity in (1.0, 0.8):
-        assert min(drop(shape, elasticity, h, continuous, 400)[5:]) >= -VERTEX - 1e-9
+@pytest.mark.parametrize("elasticity", [1.0, 0.8])
+def test_a_ball_never_rises_above_its_drop_height(continuous, shape, elasticity):
+    # e <= 1: never above the drop's own parabola, VERTEX above y = 0 (from
+    # 237 px the elastic ball used to rise 6.2 px above it in 400 steps).
+    assert min(drop(shape, elasticity, 237.0, continuous, 400)[5:]) >= -VERTEX - 1e-9
 
 
 @pytest.mark.parametrize("shape", [Shape.BOX, Shape.CIRCLE])
@@ -100,7 +102,7 @@ def test_a_half_elastic_ball_rebounds_to_e_squared_h(shape, h):
     # the floor, and the sampled apex lies up to VERTEX below the vertex:
     # e²·h − (1 − e²)·VERTEX <= apex <= e²·h + VERTEX.
     e = 0.5
-    heights = drop(shape, e, h, True, 200)
+    heights = drop(shape, e, h, True, 100)
     first = apexes(heights)[0]
     rebound = (10 + h) - (first + 10)  # floor top − box bottom at the apex
     assert e * e * h - (1 - e * e) * VERTEX - 1e-9 <= rebound <= e * e * h + VERTEX + 1e-9
@@ -119,7 +121,7 @@ def test_an_elastic_ball_off_a_ramp_keeps_its_energy(shape):
     body = dropped(world, shape, 1.0)
     start = integrator_energy(world, [body])
     leftmost = 0.0
-    for _ in range(240):
+    for _ in range(150):
         world.step(DT)
         assert integrator_energy(world, [body]) == pytest.approx(start, abs=1e-6 * G * 300)
         assert position(world, body).y >= -VERTEX - 1e-9
@@ -228,7 +230,7 @@ def test_random_scenes_never_gain_energy_beyond_gravity_and_the_lifts(continuous
     start = integrator_energy(world, movers)
     allowed = masses * G * VERTEX
     fastest = max(velocity(world, e).length() for e in movers)
-    for step in range(45):
+    for step in range(30):
         speeds = [velocity(world, e).length() for e in movers]
         world.step(DT)
         speeds = [max(v, velocity(world, e).length()) for e, v in zip(movers, speeds)]
@@ -241,7 +243,10 @@ def test_random_scenes_never_gain_energy_beyond_gravity_and_the_lifts(continuous
             p, v = position(world, e), velocity(world, e)
             assert all(math.isfinite(c) for c in (p.x, p.y, v.x, v.y)), (step, e)
             w, h = world.component_for_entity(e, Collider).size
-            assert -0.5 <= p.x and p.x + w <= SIDE + 0.5 and -0.5 <= p.y and p.y + h <= SIDE + 0.5, (step, e, p)
+            if e in world.response.crushed:  # centred in a gap too narrow for it: overlapping, never through
+                assert 0 <= p.x + w / 2 <= SIDE and 0 <= p.y + h / 2 <= SIDE, (step, e, p)
+            else:
+                assert -0.5 <= p.x and p.x + w <= SIDE + 0.5 and -0.5 <= p.y and p.y + h <= SIDE + 0.5, (step, e, p)
 
 
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
@@ -264,3 +269,46 @@ def test_a_box_wedged_between_a_wall_and_a_ramp_gains_no_speed(continuous):
         if step >= 60:
             assert velocity(world, body).length() <= G * DT + 1e-9, step
             assert position(world, body).y > SIDE - 20
+
+
+def slid(continuous: bool, v0: float, mu: float, steps: int) -> float:
+    """How far (px) a 10 px box set sliding at ``v0`` px/s along a floor of
+    friction ``mu`` goes in ``steps`` steps of 1/60 s (|g| = G), where it
+    has stopped."""
+    world = World(gravity=(0, G), continuous=continuous)
+    wall(world, -100, 10, 3000, 40)
+    body = world.create_entity(Transform((0, 0)), Collider((10, 10)), Physics(velocity=(v0, 0), friction=mu))
+    for _ in range(steps):
+        world.step(DT)
+    assert velocity(world, body) == (0, 0)
+    return position(world, body).x
+
+
+# Whether push-out gives back the part of a step's move friction took
+# (systems.resolution, Resolution's ``dt``): the discrete pipeline's half of
+# making both integrate friction alike, handed to that file's owner.
+PUSH_OUT_FRICTION = "dt" in inspect.signature(Resolution).parameters
+
+
+@pytest.mark.parametrize("continuous", [
+    pytest.param(False, id="discrete", marks=pytest.mark.xfail(
+        not PUSH_OUT_FRICTION, strict=True,
+        reason="push-out applies friction after the step's move (v·dt further); the fix is "
+               "/tmp/handoff/energy--resolution.py.patch and energy--response.py.patch")),
+    pytest.param(True, id="continuous"),
+])
+@pytest.mark.parametrize("v0, mu", [(300.0, 0.4), (250.0, 0.15), (600.0, 1.0)])
+def test_friction_stops_a_slider_half_a_steps_travel_short_of_v2_over_2mug(continuous, v0, mu):
+    # Friction takes a = μ·g·dt (px/s) off the sliding speed at each step's
+    # contact, before the body moves on (semi-implicit Euler, as Movement
+    # takes gravity): it moves v_k·dt in step k = 1..N, v_k = v0 − k·a > 0,
+    # and stops after N·v0·dt − a·dt·N(N+1)/2 = v0²/(2μg) − v0·dt/2 + O(a·dt)
+    # px (v0 = 300, μ = 0.4: 112.3 px about v0²/(2μg) = 114.8). The
+    # discrete pipeline, resolving the contact after the move, went v0·dt
+    # further (117.3 px).
+    a = mu * G * DT
+    n = math.ceil(v0 / a) - 1  # the last step that leaves it sliding
+    semi_implicit = n * v0 * DT - a * DT * n * (n + 1) / 2
+    exact = v0 * v0 / (2 * mu * G)
+    assert abs(semi_implicit - (exact - v0 * DT / 2)) <= a * DT
+    assert slid(continuous, v0, mu, n + 3) == pytest.approx(semi_implicit, abs=1e-6)
