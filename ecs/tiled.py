@@ -74,8 +74,9 @@ __all__ = [
 ]
 
 class MapError(ValueError):
-    """A malformed map, tileset, image or property, or a factory that raised;
-    the message names the file and the layer, tile or object."""
+    """A malformed map, tileset, image or property; the message names the
+    file and the layer, tile or object. (A factory's own exception is raised
+    as it is, with a note naming the object.)"""
 
 
 #: Tile property names understood by the loader (see the module docstring).
@@ -224,9 +225,10 @@ def load_map(world: World, path: str | os.PathLike[str], *,
 
     Raises FileNotFoundError for a missing map, tileset (.tsx) or image, and
     MapError (a ValueError) for anything malformed: not XML, not a map, an infinite map,
-    a gid no tileset holds, a bad tile or layer property, a factory that
-    raised (chained, naming the object). Either way the World is left as
-    it was.
+    a gid no tileset holds, bad tile data (naming the layer), a bad tile or
+    layer property. An exception a factory raises is raised as it is, with a
+    note (``add_note``) naming the file and the object. Either way the World
+    is left as it was.
     """
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be an int >= 1 (tiles), got {chunk_size!r}")
@@ -418,11 +420,15 @@ def _flag(where: str, name: str, value: object) -> bool:
 
 
 def _layer_bits(where: str, name: str, value: object, least: int) -> int:
-    """A category or mask property: an int of 32 layer bits in [least, ALL]."""
-    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= ALL:
+    """A category or mask property: an int of 32 layer bits in [least, ALL],
+    or a decimal string of one (an untyped property, as for bools)."""
+    number = value
+    if isinstance(value, str) and value.strip().isdecimal():
+        number = int(value.strip())
+    if isinstance(number, bool) or not isinstance(number, int) or not least <= number <= ALL:
         raise MapError(f"{where}: property {name!r} must be an int in [{least}, {ALL}] (32 layer bits; "
-                         f"type int in Tiled), got {value!r}")
-    return value
+                         f"type int in Tiled, or decimal digits), got {value!r}")
+    return number
 
 
 def _filter(where: str, properties: Mapping[str, Any], default: tuple[int, int]) -> tuple[int, int]:
@@ -634,9 +640,11 @@ def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, Object
         try:
             entity = factory(world, item)
         except Exception as error:
-            raise MapError(f"{tile_map.path}: {item.describe()} at ({item.x:g}, {item.y:g})"
-                             f"{', a point' if item.is_point else ''}: its factory "
-                             f"{getattr(factory, '__name__', factory)!s} raised {type(error).__name__}: "
-                             f"{error}") from error
+            # The game's own error, as it is (a NameError stays a NameError),
+            # with a note saying which object of which file it was making.
+            error.add_note(f"{tile_map.path}: {item.describe()} at ({item.x:g}, {item.y:g})"
+                           f"{', a point' if item.is_point else ''}: raised by its factory "
+                           f"{getattr(factory, '__name__', factory)!s}")
+            raise
         if entity is not None:
             tile_map.entities.setdefault(item.kind, []).append(entity)

@@ -151,14 +151,35 @@ def test_a_factory_that_raises_names_the_object_and_the_load_is_undone(tmp_path)
         made.append(world.create_entity(Transform(obj.position)))  # a helper entity, made first
         return readme_make_coin(world, obj)
 
-    with pytest.raises(ValueError, match=re.escape(str(path)) + r": object 7 'gold' \(class 'coin'\) in layer "
-                                         r"'things' at \(96, 40\), a point: its factory make_coin raised") as raised:
+    with pytest.raises(ValueError, match=r"size.x must be in") as raised:
         load_map(world, path, factories={"coin": make_coin})
-    assert isinstance(raised.value.__cause__, ValueError)  # the Collider's own error, chained
+    # The Collider's own error, as it is, with a note naming the file and object.
+    assert type(raised.value) is ValueError and not isinstance(raised.value, MapError)
+    assert raised.value.__notes__ == [f"{path}: object 7 'gold' (class 'coin') in layer 'things' at (96, 40), "
+                                      f"a point: raised by its factory make_coin"]
     # The colliders, the tile layer, the first coin and both helpers are gone.
     assert len(made) == 2 and not any(world.entity_exists(e) for e in made)
     assert entities(world) == [keep] and world.resource(TileMap) is earlier
     world.step(1 / 60)  # and the world still steps
+
+
+def test_a_bug_in_a_factory_is_raised_as_itself_not_as_a_bad_map(tmp_path):
+    # A NameError in the game's own code is not a malformed map: a game
+    # catching MapError (a ValueError) to skip bad levels must not hide it.
+    path = tmx(tmp_path, [("ground", GROUND, True)], POINT_COIN)
+    world = World()
+    keep = world.create_entity(Transform((1, 2)))
+
+    def make_coin(world, obj):
+        world.create_entity(Transform(obj.position))
+        return undefined_helper(obj)  # type: ignore[name-defined]  # noqa: F821
+
+    with pytest.raises(NameError, match="undefined_helper") as raised:
+        load_map(world, path, factories={"coin": make_coin})
+    # The first coin in the file, object 1, is where it fails.
+    assert raised.value.__notes__ == [f"{path}: object 1 (class 'coin') in layer 'things' at (40, 60): "
+                                      f"raised by its factory make_coin"]
+    assert entities(world) == [keep] and TileMap not in world.resources
 
 
 def test_point_objects_get_the_size_the_factory_asks_for_centred_on_the_point(tmp_path):
@@ -198,7 +219,17 @@ def test_category_and_mask_come_from_the_tile_else_its_layer_and_split_merges(tm
     assert filters(world, tile_map) == [(0, 32, 4, 3), (32, 32, 8, 3)]
 
 
-@pytest.mark.parametrize("name, type_, value", [("category", "int", 0), ("category", "", "4"),
+def test_untyped_decimal_category_and_mask_are_read_as_ints(tmp_path):
+    # Untyped properties are strings in Tiled, as "true" is for a bool: "4"
+    # is category 4, as in the typed case above.
+    world = World()
+    layer = '<property name="mask" value="3"/>'
+    tile_map = load_map(world, with_tile_property(tmp_path, "category", "", "4", layer, gid_row=(1, 1, 2, 2)))
+    assert filters(world, tile_map) == [(0, 32, 4, 3), (32, 32, 1, 3)]
+
+
+@pytest.mark.parametrize("name, type_, value", [("category", "int", 0), ("category", "", "0"), ("mask", "", "-1"),
+                                                ("mask", "", "4294967296"), ("category", "", "0x4"),
                                                 ("mask", "int", 2 ** 32), ("mask", "bool", "true")])
 def test_a_bad_category_or_mask_names_the_file_layer_and_tile(tmp_path, name, type_, value):
     path = with_tile_property(tmp_path, name, type_, value)
