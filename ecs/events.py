@@ -37,28 +37,56 @@ class StepErrors:
 
     The first is raised again by ``raise_first``, with a note saying where
     it came from; each later one adds a note to it (type, message and
-    where), so none is lost and the traceback is the first's.
+    where), so none is lost and the traceback is the first's. A note already
+    on the exception is not added again (an instance raised step after step
+    carries each note once). One ``StepErrors`` per step: ``raise_first`` or
+    ``note_on`` empties it, so nothing kept outlives its step.
     """
 
     def __init__(self, world: str) -> None:
         self.world = world
         self.first: Exception | None = None
+        self.where = ""
 
     def add(self, error: Exception, where: str) -> None:
         """Keep ``error``, raised by ``where`` (a system or handler)."""
         if self.first is None:
-            self.first = error
-            if not getattr(error, "_ecs_step_noted", False):
-                error.add_note(f"raised by {where} in a step of {self.world}; the rest of the step ran")
-                setattr(error, "_ecs_step_noted", True)
+            self.first, self.where = error, where
+            _note(error, f"raised by {where} in a step of {self.world}; the rest of the step ran")
         elif error is not self.first:
-            self.first.add_note(f"also raised later in that step, by {where}: {type(error).__name__}: {error}")
+            _note(self.first, f"also raised later in that step, by {where}: {type(error).__name__}: {error}")
+
+    def call(self, handler: Callable[..., Any], arguments: tuple[Any, ...], where: str) -> Any:
+        """``handler(*arguments)``; if it raises an ``Exception``, keep it and
+        return None. ``where`` names the call, formatted (only then) with
+        ``{name}`` the handler's name and ``{0}``, ``{1}``… its arguments:
+        ``"collision filter {name} (pair {0}, {1})"``."""
+        try:
+            return handler(*arguments)
+        except Exception as error:
+            self.add(error, where.format(*arguments, name=getattr(handler, "__qualname__", repr(handler))))
+            return None
 
     def raise_first(self) -> None:
         """Raise the first exception kept, if any (and forget it)."""
         error, self.first = self.first, None
         if error is not None:
             raise error
+
+    def note_on(self, stop: BaseException) -> None:
+        """Note the exception kept, if any, on ``stop`` (a ``KeyboardInterrupt``
+        that ends the step where it is), and forget it: ``stop`` goes on,
+        the kept one is not lost."""
+        error, self.first = self.first, None
+        if error is not None:
+            _note(stop, f"{self.where} had raised {type(error).__name__}: {error} earlier in that step "
+                        f"of {self.world}, kept to be raised when the step completed")
+
+
+def _note(error: BaseException, note: str) -> None:
+    """Add ``note`` to ``error`` unless it is there already."""
+    if note not in getattr(error, "__notes__", ()):
+        error.add_note(note)
 
 
 @dataclass(slots=True)
@@ -105,16 +133,18 @@ class CollisionEvents(esper.Processor):
         self.touching: dict[tuple[int, int], tuple[Contact, tuple[int, int]]] = {}
 
     def process(self, dt: float) -> None:
-        """Call this step's handlers; raise the first exception a handler
-        raised once every handler has had every contact."""
-        errors = StepErrors(self.world.name)
+        """Call this step's handlers. What a handler raises is kept in the
+        step's ``StepErrors``, raised by ``World.step`` once every handler has
+        had every contact (run outside a step, this raises the first at its end)."""
+        errors = self.world._errors or StepErrors(self.world.name)
         for entity in self.world.response.crushed if self.crush else ():
             for handler in list(self.crush):
                 self._call(handler, entity, errors)
         begin, every, end = list(self.begin), list(self.every), list(self.end)
         if begin or every or end or self.touching:
             self._dispatch_contacts(begin, every, end, errors)
-        errors.raise_first()
+        if errors is not self.world._errors:
+            errors.raise_first()
 
     def _dispatch_contacts(self, begin: list[Subscription], every: list[Subscription], end: list[Subscription],
                            errors: StepErrors) -> None:
@@ -141,10 +171,7 @@ class CollisionEvents(esper.Processor):
     def _call(self, handler: Callable[[Any], Any], argument: Any, errors: StepErrors) -> None:
         """Call one handler with its World current, keeping what it raises."""
         self.world._enter()  # the handler before may have used another World
-        try:
-            handler(argument)
-        except Exception as error:
-            errors.add(error, f"collision handler {getattr(handler, '__qualname__', repr(handler))}")
+        errors.call(handler, (argument,), "collision handler {name}")
 
 
 def _ended(contact: Contact) -> Contact:

@@ -160,10 +160,11 @@ class Game:
         self._change(lambda: self._swap(scene))
 
     def _change(self, change: Callable[[], None]) -> None:
-        if self._stepping:  # never pull the world out from under its own step
-            self._pending.append(change)
-        else:
-            change()
+        """Queue ``change``; outside a step, apply it now (after any left
+        queued by a step that Ctrl-C stopped, in the order asked)."""
+        self._pending.append(change)
+        if not self._stepping:  # never pull the world out from under its own step
+            _raise_first(None, self._apply_pending())
 
     def _push(self, scene: Scene, cover: bool = True) -> None:
         if self.scenes and cover:
@@ -231,12 +232,24 @@ class Game:
 
     def _step(self, timings: dict[str, float]) -> None:
         """One physics step of the top scene, then the scene changes it asked
-        for: right after it, also when the step raised (the World completes
-        a step that raises, see ``World.step``; the exception then goes on)."""
+        for, in order.
+
+        The changes are applied also when the step raised an ``Exception``
+        (the World completes a step that raises, see ``World.step``), and a
+        change that raises does not stop the ones after it. Then the step's
+        own exception is raised, or else the first change's, with a note for
+        each other change that raised. A step stopped by an exception that is
+        not an ``Exception`` (Ctrl-C's ``KeyboardInterrupt``) lets it go on
+        untouched and leaves its changes queued, applied after the next step
+        (or with the next change asked for outside a step).
+        """
         scene = self.scene
         self._stepping = True
+        failed: Exception | None = None
         try:
             scene.update(self.timestep.step)
+        except Exception as error:
+            failed = error
         finally:
             self._stepping = False
             self.steps += 1
@@ -244,9 +257,24 @@ class Game:
             for name, ms in scene.world.timings.items():
                 timings[name] = timings.get(name, 0.0) + ms
             self._loaded, self._entered = self._loaded or self._entered, False
-            pending, self._pending = self._pending, []
-            for change in pending:
+        _raise_first(failed, self._apply_pending())
+
+    def _apply_pending(self) -> list[Exception]:
+        """Apply the queued scene changes in order, each even if one before
+        it raised an ``Exception``; return those raised. A change asked for
+        by one of them (in a scene's ``enter``) is applied at once, as
+        outside a step; a ``KeyboardInterrupt`` leaves the rest queued."""
+        pending, self._pending = self._pending, []
+        failures: list[Exception] = []
+        for index, change in enumerate(pending):
+            try:
                 change()
+            except Exception as error:
+                failures.append(error)
+            except BaseException:
+                self._pending[:0] = pending[index + 1:]
+                raise
+        return failures
 
     def _draw(self, alpha: float, timings: dict[str, float]) -> None:
         """The top scene and, under transparent scenes, the frozen ones below
@@ -326,3 +354,15 @@ class Game:
         if self._froze:
             gc.unfreeze()
             self._froze = False
+
+
+def _raise_first(error: Exception | None, failures: list[Exception]) -> None:
+    """Raise ``error``, or else the first of ``failures`` (scene changes
+    that raised), with a note for each other failure; nothing if neither."""
+    first = error if error is not None else (failures[0] if failures else None)
+    if first is None:
+        return
+    for failure in failures:
+        if failure is not first:
+            first.add_note(f"a queued scene change also raised {type(failure).__name__}: {failure}")
+    raise first

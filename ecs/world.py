@@ -9,7 +9,7 @@ from functools import partial
 import math
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import esper
 from pygame import Vector2
@@ -32,6 +32,8 @@ __all__ = [
 ]
 
 C = TypeVar("C")
+R = TypeVar("R")
+P = ParamSpec("P")
 
 #: Priorities of the built-in systems (as in esper, higher runs first); the
 #: slots between them and what a system placed there sees:
@@ -97,7 +99,8 @@ class World:
         self.response = ResponseSystem(self, self.collision, continuous=continuous, gravity=gravity,
                                        rides=rides)
         self.events = CollisionEvents(self)
-        self._filter_errors: list[tuple[Exception, str]] = []  # raised by filters, for the step to raise
+        #: What this step's systems, handlers and filters raised (None between steps).
+        self._errors: StepErrors | None = None
         self.systems: list[tuple[int, Any]] = []
         self.timings: dict[str, float] = {}
         self.add_system(self.movement, MOVEMENT_PRIORITY)
@@ -152,7 +155,7 @@ class World:
             return self.collision_filter
         if not callable(handler):
             raise ValueError(f"handler must be callable, got {handler!r}")
-        self.response.filters.append(_GuardedFilter(handler, self._filter_errors))
+        self.response.filters.append(_GuardedFilter(handler, self))
         return handler
 
     def remove_collision_handler(self, handler: Callable[..., Any]) -> None:
@@ -309,13 +312,16 @@ class World:
         World is left as a step without the failing call would leave it.
         A bad ``dt`` or a vector made bad in place raises before anything
         moves; an exception that is not an ``Exception`` (``KeyboardInterrupt``)
-        stops the step where it is.
+        stops the step where it is, with a note for the exception the step
+        had kept, if any.
 
         Thread safety: the step holds a lock shared by every World, so
         Worlds may be stepped (and built) on different threads; they take
         turns. A World and its components belong to one thread at a time,
         and esper's module functions are safe only inside a step (in a
-        system or handler) or while no other thread uses a World.
+        system or handler) or while no other thread uses a World. A system
+        or handler that waits for another thread which uses any World
+        deadlocks: that thread waits for the lock this step holds.
         """
         if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not 0 <= dt <= limits.MAX_STEP:
             raise ValueError(f"dt must be a number of seconds in [0, {limits.MAX_STEP:g}], got {dt!r}")
@@ -326,8 +332,15 @@ class World:
             esper.clear_dead_entities()
             self._check_vectors()
             self.timings.clear()
-            errors = StepErrors(self.name)
-            self._run_systems(dt, errors)
+            errors, outer = StepErrors(self.name), self._errors  # (outer: this World stepped in its own step)
+            self._errors = errors
+            try:
+                self._run_systems(dt, errors)
+            except BaseException as stop:  # what stops the step where it is (KeyboardInterrupt): _run keeps the rest
+                errors.note_on(stop)
+                raise
+            finally:
+                self._errors = outer
             errors.raise_first()
 
     def _run_systems(self, dt: float, errors: StepErrors) -> None:
@@ -392,84 +405,63 @@ class World:
         self.timings.setdefault(name, 0.0)
         start = time.perf_counter()
         self._enter()  # a system or handler before may have used another World
-        failed: Exception | None = None
-        try:
-            system.process(dt)
-        except Exception as error:
-            failed = error
-        for filtered, where in self._filter_errors:  # raised (and caught) before the system's own
-            errors.add(filtered, where)
-        self._filter_errors.clear()
-        if failed is not None:
-            errors.add(failed, f"{name}.process")
+        errors.call(system.process, (dt,), f"{name}.process")
         self.timings[name] += (time.perf_counter() - start) * 1000
+
+    def _esper(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """esper's ``function`` called on this world, holding ``_ESPER``."""
+        with _ESPER:
+            self._enter()
+            return function(*args, **kwargs)
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""
-        with _ESPER:
-            self._enter()
-            return esper.create_entity(*components)
+        return self._esper(esper.create_entity, *components)
 
     def delete_entity(self, entity: int, immediate: bool = False) -> None:
         """Delete an entity (at the start of the next step unless immediate)."""
-        with _ESPER:
-            self._enter()
-            esper.delete_entity(entity, immediate)
+        self._esper(esper.delete_entity, entity, immediate)
 
     def entity_exists(self, entity: int) -> bool:
         """Whether the entity exists and is not waiting to be deleted."""
-        with _ESPER:
-            self._enter()
-            return esper.entity_exists(entity)
+        return self._esper(esper.entity_exists, entity)
 
     def add_component(self, entity: int, component: Any) -> None:
         """Add (or replace) a component of an entity."""
-        with _ESPER:
-            self._enter()
-            esper.add_component(entity, component)
+        self._esper(esper.add_component, entity, component)
 
     def remove_component(self, entity: int, component_type: type[C]) -> C:
         """Remove and return an entity's component of that type."""
-        with _ESPER:
-            self._enter()
-            return esper.remove_component(entity, component_type)
+        return self._esper(esper.remove_component, entity, component_type)
 
     def component_for_entity(self, entity: int, component_type: type[C]) -> C:
         """An entity's component of that type (KeyError if missing)."""
-        with _ESPER:
-            self._enter()
-            return esper.component_for_entity(entity, component_type)
+        return self._esper(esper.component_for_entity, entity, component_type)
 
     def try_component(self, entity: int, component_type: type[C]) -> C | None:
         """An entity's component of that type, or None."""
-        with _ESPER:
-            self._enter()
-            return esper.try_component(entity, component_type)
+        return self._esper(esper.try_component, entity, component_type)
 
     def has_component(self, entity: int, component_type: type) -> bool:
         """Whether the entity has a component of that type."""
-        with _ESPER:
-            self._enter()
-            return esper.has_component(entity, component_type)
+        return self._esper(esper.has_component, entity, component_type)
 
     def get_component(self, component_type: type[C]) -> list[tuple[int, C]]:
         """Every (entity, component) pair of that type."""
-        with _ESPER:
-            self._enter()
-            return esper.get_component(component_type)
+        return self._esper(esper.get_component, component_type)
 
     def get_components(self, *component_types: type) -> list[tuple[int, tuple[Any, ...]]]:
         """Every (entity, (components...)) holding all those types."""
-        with _ESPER:
-            self._enter()
-            return esper.get_components(*component_types)
+        every: Callable[..., list[tuple[int, tuple[Any, ...]]]] = esper.get_components  # (one of its overloads)
+        return self._esper(every, *component_types)
 
 
 def _delete_contexts(names: list[str]) -> None:
     """Delete the esper contexts of closed Worlds: ``names`` and those left
     by finalisers in ``_orphans`` (the caller holds ``_ESPER``)."""
-    names = [*names, *_orphans]
-    _orphans.clear()
+    names = list(names)
+    while _orphans:  # (pop, not copy then clear: a finaliser may append in between)
+        names.append(_orphans.pop())
     existing = esper.list_worlds()
     for name in names:
         if name not in existing:
@@ -505,22 +497,21 @@ def _query_mask(mask: object) -> int:
 
 
 class _GuardedFilter:
-    """A collision filter that, if it raises, answers "resolve the pair" (as
-    if it had not been asked) and keeps the exception for the step."""
+    """A collision filter that, if it raises, answers None (not False:
+    resolve the pair, as if it had not been asked) and leaves the exception
+    in the step's ``StepErrors`` (asked outside a step, it raises)."""
 
-    __slots__ = ("handler", "errors")
+    __slots__ = ("handler", "world")
 
-    def __init__(self, handler: CollisionFilter, errors: list[tuple[Exception, str]]) -> None:
+    def __init__(self, handler: CollisionFilter, world: World) -> None:
         self.handler = handler
-        self.errors = errors
+        self.world = world
 
     def __call__(self, a: int, b: int) -> object:
-        try:
+        errors = self.world._errors
+        if errors is None:
             return self.handler(a, b)
-        except Exception as error:
-            self.errors.append((error, f"collision filter {getattr(self.handler, '__qualname__', repr(self.handler))}"
-                                       f" (pair {a}, {b})"))
-            return True
+        return errors.call(self.handler, (a, b), "collision filter {name} (pair {0}, {1})")
 
 
 def _add_handler(handlers: list[Any], handler: Callable[..., Any] | None, decorator: Callable[..., Any]) -> Any:

@@ -112,6 +112,61 @@ def test_the_first_exception_is_raised_after_every_system_ran_and_later_ones_are
     assert after.runs == 2
 
 
+@pytest.mark.parametrize("where", ["collision filter", "collision handler", "system"])
+def test_an_interrupt_carries_the_exception_kept_before_it_and_the_next_step_is_clean(where):
+    # A KeyboardInterrupt stops the step where it is; an exception kept
+    # earlier in that step must not be lost (it becomes a note on the
+    # interrupt) nor be raised by a later step in which nothing fails.
+    world = World()
+    wall(world, 25, -20, 4, 50)
+    wall(world, 60, -20, 4, 50)
+    box(world, 18, 0)  # 18..28 overlaps the first wall (25..29): a pair for Response
+    box(world, 53, 0)  # 53..63 overlaps the second (60..64): a second pair, asked after the first
+    calls: list[tuple[int, int]] = []
+
+    def bad_then_interrupted(a: int, b: int) -> bool:
+        calls.append((a, b))
+        if len(calls) == 1:
+            raise ValueError("team table not loaded")
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return True
+
+    if where == "collision filter":
+        world.collision_filter(bad_then_interrupted)
+    elif where == "collision handler":
+        world.on_collision(lambda contact: bad_then_interrupted(contact.a, contact.b))
+    else:
+        world.add_system(Fails(ValueError("team table not loaded"), {0}), 400)
+        world.add_system(Fails(KeyboardInterrupt(), {0}), 250)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        world.step(DT)
+    notes = "\n".join(raised.value.__notes__)
+    culprit = {"collision filter": f"collision filter {bad_then_interrupted.__qualname__}",
+               "collision handler": "collision handler", "system": "Fails.process"}[where]
+    assert culprit in notes
+    assert "ValueError: team table not loaded" in notes and world.name in notes
+    world.remove_collision_handler(bad_then_interrupted)
+    world.events.every.clear()
+    world.step(DT)  # nothing raises in this step: nothing is raised
+    world.step(DT)
+
+
+def test_an_exception_raised_step_after_step_carries_each_note_once():
+    # The same instance raised in three steps, each time with a second
+    # exception after it: a note per distinct fact, not one per step.
+    world = World()
+    world.add_system(Fails(ValueError("first"), {0, 1, 2}), 400)
+    world.add_system(Fails(KeyError("second"), {0, 1, 2}), 250)
+    for _ in range(3):
+        with pytest.raises(ValueError, match="first") as raised:
+            world.step(DT)
+    notes = raised.value.__notes__
+    assert sum("raised by Fails.process" in note for note in notes) == 1
+    assert sum("also raised later in that step, by Fails.process: KeyError" in note for note in notes) == 1
+    assert len(notes) == 2
+
+
 def scene_with_three_pairs(world: World) -> list[tuple[int, int]]:
     """Three bodies, each inside its own TRIGGER (20 px squares at x = 0,
     100, 200; the 10 px bodies at 5 px in): three pairs begin in the first
@@ -188,6 +243,73 @@ def test_a_scene_change_asked_for_in_a_step_that_raises_happens_right_after_it()
     assert game.scene is game_over and game.steps == 1
     game.frame(1 / 60)
     assert (level.steps, game_over.steps) == (1, 1)
+    game.close()
+
+
+class Named(Scene):
+    """A scene that logs its entering; ``fails`` makes ``enter`` raise."""
+
+    def __init__(self, name: str, log: list[str], fails: bool = False) -> None:
+        super().__init__()
+        self.name, self.log, self.fails = name, log, fails
+
+    def enter(self) -> None:
+        self.log.append(f"{self.name} enter")
+        if self.fails:
+            raise RuntimeError(f"{self.name} failed to load")
+
+
+class PushesThen:
+    """A system that asks for ``scenes`` to be pushed, then raises ``error``
+    (if any), in its first step only."""
+
+    def __init__(self, game: Game, scenes: list[Scene], error: BaseException | None) -> None:
+        self.game, self.scenes, self.error = game, scenes, error
+
+    def process(self, dt: float) -> None:
+        for scene in self.scenes:
+            self.game.push(scene)
+        error, self.scenes, self.error = self.error, [], None
+        if error is not None:
+            raise error
+
+
+@pytest.mark.parametrize("error", [None, RuntimeError("score board crashed")])
+def test_a_scene_change_that_raises_does_not_drop_the_changes_queued_after_it(error):
+    # Two pushes asked for in one step, the first scene failing to load:
+    # the second is still pushed, on top; the step's own exception is the
+    # one raised (else the first change's), the other noted on it.
+    log: list[str] = []
+    level, broken, menu = Named("level", log), Named("broken", log, fails=True), Named("menu", log)
+    game = Game(scene=level, size=(80, 60), headless=True)
+    level.world.add_system(PushesThen(game, [broken, menu], error))
+    expected = "score board crashed" if error else "broken failed to load"
+    with pytest.raises(RuntimeError, match=expected) as raised:
+        game.frame(1 / 60)
+    assert log == ["level enter", "broken enter", "menu enter"]
+    assert game.scenes == [level, broken, menu]
+    if error is not None:
+        assert "RuntimeError: broken failed to load" in "\n".join(raised.value.__notes__)
+    game.close()
+
+
+def test_an_interrupted_step_raises_the_interrupt_untouched_and_keeps_its_scene_changes_queued():
+    # Ctrl-C in a step: the KeyboardInterrupt itself goes on (not replaced
+    # by a failing scene change), nothing is entered yet; the changes wait
+    # for the next step's end, in the order asked.
+    log: list[str] = []
+    level, broken, menu = Named("level", log), Named("broken", log, fails=True), Named("menu", log)
+    game = Game(scene=level, size=(80, 60), headless=True)
+    interrupt = KeyboardInterrupt()
+    level.world.add_system(PushesThen(game, [broken, menu], interrupt))
+    with pytest.raises(KeyboardInterrupt) as raised:
+        game.frame(1 / 60)
+    assert raised.value is interrupt and not getattr(interrupt, "__notes__", None)
+    assert log == ["level enter"] and game.scenes == [level]
+    with pytest.raises(RuntimeError, match="broken failed to load"):
+        game.frame(1 / 60)  # the level steps (no interrupt now), then the two pushes
+    assert log == ["level enter", "broken enter", "menu enter"]
+    assert game.scenes == [level, broken, menu]
     game.close()
 
 

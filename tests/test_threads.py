@@ -24,6 +24,7 @@ import esper
 import pytest
 
 from components import Collider, Physics, Transform
+import ecs.world as world_module
 from ecs import World
 from helpers import DT, box, wall
 
@@ -137,11 +138,14 @@ def test_a_world_collected_while_another_thread_steps_is_released_without_waitin
     # lock held by another thread's step (that could deadlock), yet the
     # World's esper context must still be deleted, by the next step.
     stepping, inside, release = World(), threading.Event(), threading.Event()
+    released: list[bool] = []
 
     class Hold:
         def process(self, dt: float) -> None:
             inside.set()
-            release.wait(timeout=120)
+            # A finaliser waiting for the lock would hold up gc.collect()
+            # until this times out: then ``released`` says so.
+            released.append(release.wait(timeout=10))
 
     stepping.add_system(Hold())
     doomed = World()
@@ -152,8 +156,47 @@ def test_a_world_collected_while_another_thread_steps_is_released_without_waitin
     assert inside.wait(timeout=120)  # (a first step may compile the kernels)
     del doomed
     gc.collect()  # the finaliser returns at once although the lock is held
+    # It did not delete the context (that needs the lock): it left the name.
+    assert name in esper.list_worlds() and name in world_module._orphans
     release.set()
     thread.join(timeout=30)
-    assert not thread.is_alive()
+    assert not thread.is_alive() and released == [True]
     stepping.step(DT)
-    assert name not in esper.list_worlds()
+    assert name not in esper.list_worlds() and name not in world_module._orphans
+
+
+class FinalisedWhileHandingOff(list):
+    """The orphan list, with a World finalised (its name appended) right
+    as the next step takes the names, the moment a collection can strike."""
+
+    def __init__(self, names: list[str], late: str) -> None:
+        super().__init__(names)
+        self.late: str | None = late
+
+    def _finalise(self) -> None:
+        if self.late is not None:
+            self.append(self.late)
+            self.late = None
+
+    def clear(self) -> None:
+        self._finalise()  # (between a copy of the list and its clearing)
+        super().clear()
+
+    def pop(self, *index: int) -> str:
+        name = super().pop(*index)
+        self._finalise()
+        return name
+
+
+def test_a_world_finalised_while_the_orphans_are_handed_off_is_deleted_too(monkeypatch):
+    # Two Worlds whose finalisers could not take the lock: one left its name
+    # before the step, the other leaves it while the step takes the names.
+    early, late = World(), World()
+    for world in (early, late):
+        world.create_entity(Transform((0, 0)))  # (esper makes a world's context when first used)
+        assert world.name in esper.list_worlds()
+        world.closed = True  # (as its finaliser marks it)
+    monkeypatch.setattr(world_module, "_orphans", FinalisedWhileHandingOff([early.name], late.name))
+    World().step(DT)
+    assert early.name not in esper.list_worlds() and late.name not in esper.list_worlds()
+    assert world_module._orphans == []
