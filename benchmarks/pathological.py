@@ -100,6 +100,21 @@ def pile(count: int, size: float = 8.0, track: bool = True) -> Callable[[bool], 
     return scene
 
 
+def coins(count: int) -> Callable[[bool], SceneResult]:
+    """One 40 × 40 mover over ``count`` 40 × 40 TRIGGERs (coins) spawned on
+    the same spot: every coin overlaps the mover and every other coin."""
+    def scene(continuous: bool) -> SceneResult:
+        from components import Collider, ColliderType, Physics, Transform
+        from ecs import World
+
+        world = World(continuous=continuous)
+        world.create_entity(Transform((40, 40)), Collider((40, 40)), Physics())
+        for _ in range(count):
+            world.create_entity(Transform((40, 40)), Collider((40, 40), type=ColliderType.TRIGGER))
+        return {"world": world}
+    return scene
+
+
 SCENES: dict[str, Callable[[bool], SceneResult]] = {
     "speed-1e7": fast_box((1e7, 1e7)),
     "speed-1e8": fast_box((1e8, 1e8)),
@@ -114,6 +129,8 @@ SCENES: dict[str, Callable[[bool], SceneResult]] = {
     "pile-200": pile(200),
     "pile-500": pile(500),
     "cell-2000": pile(2000, 1.0, track=False),
+    "pile-2000": pile(2000, track=False),
+    "coins-2000": coins(2000),
 }
 
 

@@ -244,8 +244,13 @@ class CollisionSystem(esper.Processor):
         if rows is not None:  # the list of pairs, and the bodies' partners, are made only if asked for
             self._pairs, self._pair_rows, self._pair_source = None, rows, rows
             return
-        pairs = self.grid.pairs(statics, self.steps)
-        if kinds & (TRIGGER | LAYERED):  # trigger–trigger pairs mean nothing; nor do layers that don't meet
+        triggers: set[int] = set()
+        if kinds & TRIGGER:  # trigger–trigger pairs mean nothing: the grid never makes them, however many
+            columns = self.columns
+            triggers = {entity for entity, collider in zip(columns.entities.tolist(), columns.colliders)
+                        if collider.type is _TRIGGER}
+        pairs = self.grid.pairs(statics, self.steps, apart=triggers)
+        if kinds & LAYERED:  # nor pairs whose layers don't meet
             pairs = [(a, b) for a, b in pairs if self.meet(bodies[a], bodies[b])]
         self._pairs, self._pair_rows = pairs, None
         for a, b in pairs:
