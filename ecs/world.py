@@ -9,7 +9,7 @@ from functools import partial
 import math
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import esper
 from pygame import Vector2
@@ -33,7 +33,9 @@ __all__ = [
 
 C = TypeVar("C")
 R = TypeVar("R")
-P = ParamSpec("P")
+if TYPE_CHECKING:  # (typing has them from Python 3.11; annotations are not evaluated)
+    from typing import TypeVarTuple, Unpack
+    A = TypeVarTuple("A")
 
 #: Priorities of the built-in systems (as in esper, higher runs first); the
 #: slots between them and what a system placed there sees:
@@ -408,11 +410,13 @@ class World:
         errors.call(system.process, (dt,), f"{name}.process")
         self.timings[name] += (time.perf_counter() - start) * 1000
 
-    def _esper(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """esper's ``function`` called on this world, holding ``_ESPER``."""
+    def _esper(self, function: Callable[[Unpack[A]], R], *args: Unpack[A]) -> R:
+        """esper's ``function`` called on this world, holding ``_ESPER``
+        (every public method that reads or writes entities goes through it)."""
         with _ESPER:
-            self._enter()
-            return function(*args, **kwargs)
+            if self.closed or esper.current_world != self.name:  # (``_enter``'s tests, inline: this is hot)
+                self._enter()
+            return function(*args)
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""
