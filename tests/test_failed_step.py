@@ -6,7 +6,10 @@ raises the first exception (later ones are notes on it). So a failed step
 leaves the World exactly as a step without the failing call would: fast
 bodies are still swept and bounce, every pair that begins gets its begin
 and later its end, and a scene change asked for in that step happens right
-after it.
+after it (each queued change, even after one that raised). Ctrl-C's
+``KeyboardInterrupt`` stops the step where it is and goes on untouched,
+carrying what the step had kept as a note and leaving its scene changes
+queued; nothing kept outlives its step.
 """
 
 from __future__ import annotations
@@ -310,6 +313,35 @@ def test_an_interrupted_step_raises_the_interrupt_untouched_and_keeps_its_scene_
         game.frame(1 / 60)  # the level steps (no interrupt now), then the two pushes
     assert log == ["level enter", "broken enter", "menu enter"]
     assert game.scenes == [level, broken, menu]
+    game.close()
+
+
+@settings(max_examples=20, deadline=None)
+@given(fails=st.lists(st.booleans(), min_size=1, max_size=5),
+       error=st.sampled_from([None, RuntimeError("step failed"), KeyboardInterrupt()]))
+def test_every_scene_change_a_step_asks_for_is_applied_in_order_whatever_raises(fails, error):
+    # Invariant: the scenes end up stacked in the order asked, every one of
+    # them, whether the step or some of the changes raised; the exception
+    # raised is the step's own, else the first failing change's.
+    log: list[str] = []
+    level = Named("level", log)
+    pushed = [Named(f"scene {i}", log, fails=fail) for i, fail in enumerate(fails)]
+    game = Game(scene=level, size=(80, 60), headless=True)
+    level.world.add_system(PushesThen(game, list(pushed), error))
+    first_failing = next((f"scene {i} failed" for i, fail in enumerate(fails) if fail), None)
+    expected = "step failed" if isinstance(error, Exception) else first_failing
+    if isinstance(error, KeyboardInterrupt):
+        with pytest.raises(KeyboardInterrupt):
+            game.frame(1 / 60)
+        assert game.scenes == [level]  # queued, not applied, until the next step
+        expected = first_failing
+    if expected is None:
+        game.frame(1 / 60)
+    else:
+        with pytest.raises(RuntimeError, match=expected):
+            game.frame(1 / 60)
+    assert game.scenes == [level, *pushed]
+    assert log == ["level enter", *(f"scene {i} enter" for i in range(len(fails)))]
     game.close()
 
 
