@@ -118,7 +118,10 @@ class TileChunks(Validated):
       renderer the first time the chunk is in view after it was let go.
     - ``layer``, ``visible``: as for ``Sprite``.
     - ``images``: the chunk images made and kept now, by (column, row)
-      (the renderer fills and empties it).
+      (the renderer fills and empties it). Zoomed out, a chunk is kept
+      reduced (its full-size image is not kept): see ``details``.
+    - ``details``: for each kept image, (divisor, w, h): the chunk's w×h
+      px reduced to 1/divisor of its size, divisor a power of two ≥ 1.
     """
 
     chunk_size: tuple[int, int]
@@ -127,6 +130,7 @@ class TileChunks(Validated):
     layer: int = 0
     visible: bool = True
     images: dict[tuple[int, int], pygame.Surface] = field(default_factory=dict)
+    details: dict[tuple[int, int], tuple[int, int, int]] = field(default_factory=dict)
 
     _checks: ClassVar[dict[str, Check]] = {
         "chunk_size": _chunk_size,

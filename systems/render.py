@@ -91,11 +91,8 @@ def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-#: What a still sprite's box depends on, as it was when filed: position,
-#: offset, image, size, Collider size.
-_Seen = tuple[Vector2, Vector2, "pygame.Surface | None", "Vector2 | None", "Vector2 | None"]
-#: A still sprite as filed: its components, the box it was filed under, what that came from.
-_Still = tuple[Transform, Sprite, "Collider | None", Box, _Seen]
+#: What a still sprite's box depends on, copied when it was filed: position, offset, image, size.
+_Seen = tuple[Vector2, Vector2, "pygame.Surface | None", "Vector2 | None"]
 #: One thing to draw: (layer, entity, (row, column) of a chunk or (), box, sprite or None, chunk image or None).
 _Row = tuple[int, int, tuple[int, ...], Box, "Sprite | None", "pygame.Surface | None"]
 
@@ -112,17 +109,22 @@ class RenderSystem(esper.Processor):
     with a zoom, images are scaled (and cached while in use).
 
     Only sprites in view are drawn. Sprites of entities without Physics are
-    filed in a grid of ``cell_size`` px cells and a frame looks only at the
-    cells the view covers; each frame re-files those whose box changed (a
-    door or a cloud moved by your own system is drawn where it is; a sprite
-    that stayed put costs a comparison of its position, offset, image and
-    sizes, a fraction of a microsecond). Sprites with
-    Physics are tested against the view each frame. ``drawn`` counts the
-    sprites and chunks drawn last frame.
+    filed in a grid of ``cell_size`` px cells, and only those in the cells the
+    view covers are drawn; each frame re-files those whose box changed, so a
+    door or a cloud moved by your own system is drawn where it is with no call
+    to make. That check is O(still sprites) a frame: every still sprite's
+    position, offset, image and size (and Collider size) is compared with a
+    copy made when it was filed. Sprites with Physics are tested against the view each frame.
+    ``drawn`` counts the sprites and chunks drawn last frame.
 
     A ``TileChunks`` entity draws the chunks in view, asking its ``render``
     for a chunk the first time it is in view; chunks farther than half a
     view beyond each edge of the view are let go (``images`` keeps the rest).
+    Zoomed out below 1, a chunk is kept reduced by the largest power of two
+    ≤ 1/zoom (the full-size image let go), so the images kept stay within a
+    few screens' worth of px at any zoom: the kept chunks cover at most the
+    view grown by half on each side plus a chunk, at fewer than 2·zoom
+    image px per world px along each axis.
     """
 
     def __init__(self, world: World, cell_size: float = 256.0) -> None:
@@ -131,9 +133,13 @@ class RenderSystem(esper.Processor):
         self.images = ImageCache()
         self.drawn = 0
         self._moving: list[tuple[int, Transform, Sprite, Collider | None]] = []
-        self._still: dict[int, _Still] = {}
+        self._still = _StillSprites()
         self._sources: tuple[object, ...] | None = None
         self._fallback = Camera()
+
+    def refresh(self) -> None:
+        """Nothing to do: still sprites are re-filed by themselves when they
+        move (kept so that games written for older versions still run)."""
 
     def process(self, surface: pygame.Surface, alpha: float) -> None:
         """Draw the visible sprites onto ``surface``."""
@@ -147,7 +153,7 @@ class RenderSystem(esper.Processor):
         view = camera.visible_box()
         rows: list[_Row] = []
         for entity in self.grid.query(view):
-            _, sprite, _, box, _ = self._still[entity]
+            sprite, box = self._still.boxes[entity]
             if sprite.visible and _overlaps(box, view):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         for entity, transform, sprite, collider in self._moving:
@@ -156,7 +162,7 @@ class RenderSystem(esper.Processor):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         for entity, (transform, tiles) in self.world.get_components(Transform, TileChunks):
             if tiles.visible:
-                rows.extend(_chunks_in_view(entity, transform.position, tiles, view))
+                rows.extend(_chunks_in_view(entity, transform.position, tiles, view, camera.zoom))
         rows.sort(key=lambda row: (row[0], row[1], row[2]))
         for _, entity, _, box, drawn, image in rows:
             self._draw(surface, camera, entity, drawn, image, box)
@@ -190,44 +196,88 @@ class RenderSystem(esper.Processor):
         self._sources = sources
         moving = {entity for entity, _ in sources[1]}
         colliders = dict(sources[2])
-        for entity in list(self._still):
+        for entity in self._still.boxes:
             self.grid.remove(entity)
-        self._still.clear()
+        self._still = _StillSprites()
         self._moving = []
         for entity, (transform, sprite) in sources[0]:
             collider = colliders.get(entity)
             if entity in moving:
                 self._moving.append((entity, transform, sprite, collider))
             else:
-                self._file(entity, transform, sprite, collider)
+                self._still.add(entity, transform, sprite, collider)
+        for index in range(len(self._still.entities)):
+            self._file(index)
 
     def _refile(self) -> None:
-        """File again the still sprites whose box changed since they were
-        filed: each one's position, offset, image, size and Collider size
-        compared with a copy (pygame compares vectors in C), stopping at the
-        first difference, as the collision system compares level geometry."""
-        for entity, (transform, sprite, collider, _, seen) in self._still.items():
-            if (transform.position == seen[0] and sprite.offset == seen[1] and sprite.image is seen[2]
-                    and sprite.size == seen[3] and (collider is None or collider.size == seen[4])):
-                continue
-            self.grid.remove(entity)
-            self._file(entity, transform, sprite, collider)
+        """File again the still sprites whose box changed since they were filed."""
+        for index in self._still.changed():
+            self.grid.remove(self._still.entities[index])
+            self._file(index)
 
-    def _file(self, entity: int, transform: Transform, sprite: Sprite, collider: Collider | None) -> None:
-        """File a still sprite in the grid under its box, with what it depends on."""
-        box = _box(transform, sprite, collider)
-        seen = (Vector2(transform.position), Vector2(sprite.offset), sprite.image,
-                None if sprite.size is None else Vector2(sprite.size),
-                None if collider is None else Vector2(collider.size))
-        self._still[entity] = (transform, sprite, collider, box, seen)
+    def _file(self, index: int) -> None:
+        """File the ``index``-th still sprite in the grid under its box."""
+        still = self._still
+        entity, sprite = still.entities[index], still.sprites[index]
+        box = _box(still.transforms[index], sprite, still.colliders.get(index))
+        still.boxes[entity] = (sprite, box)
         self.grid.insert(entity, box)
 
 
-def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box) -> list[_Row]:
+class _StillSprites:
+    """The still sprites in parallel lists, with copies of what each one's
+    box depends on as it was when filed: position, offset, image and size of
+    every sprite, and the Collider's size of those with a Collider."""
+
+    def __init__(self) -> None:
+        self.entities: list[int] = []
+        self.transforms: list[Transform] = []
+        self.sprites: list[Sprite] = []
+        self.seen: list[_Seen] = []
+        self.colliders: dict[int, Collider] = {}  # sprite index -> its Collider, for those with one
+        self.collider_sizes: dict[int, Vector2] = {}  # sprite index -> the Collider's size when filed
+        self.boxes: dict[int, tuple[Sprite, Box]] = {}  # entity -> (sprite, box filed under)
+
+    def add(self, entity: int, transform: Transform, sprite: Sprite, collider: Collider | None) -> None:
+        index = len(self.entities)
+        self.entities.append(entity)
+        self.transforms.append(transform)
+        self.sprites.append(sprite)
+        self.seen.append(_copies(transform, sprite))
+        if collider is not None:
+            self.colliders[index] = collider
+            self.collider_sizes[index] = Vector2(collider.size)
+
+    def changed(self) -> list[int]:
+        """Indices of the sprites whose box changed since last looked at, each
+        then remembered as it is."""
+        # One pass of plain comparisons stopping at the first difference: this
+        # beat building lists with map(attrgetter) and comparing them in C.
+        moved = [index for index, (transform, sprite, (position, offset, image, size))
+                 in enumerate(zip(self.transforms, self.sprites, self.seen))
+                 if not (transform.position == position and sprite.offset == offset
+                         and sprite.image is image and sprite.size == size)]
+        moved.extend(index for index, collider in self.colliders.items()
+                     if collider.size != self.collider_sizes[index])
+        for index in moved:
+            self.seen[index] = _copies(self.transforms[index], self.sprites[index])
+            if index in self.colliders:
+                self.collider_sizes[index] = Vector2(self.colliders[index].size)
+        return sorted(set(moved))
+
+
+def _copies(transform: Transform, sprite: Sprite) -> _Seen:
+    return (Vector2(transform.position), Vector2(sprite.offset), sprite.image,
+            None if sprite.size is None else Vector2(sprite.size))
+
+
+def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box, zoom: float) -> list[_Row]:
     """Rows for the chunks of ``tiles`` (top-left at ``origin``) that ``view``
-    overlaps, each rendered if it is not kept; then let go of those outside
-    the view grown by half its size on every side."""
+    overlaps, each made (or reduced) at the level of detail of ``zoom`` if it
+    is not kept at it; then let go of those outside the view grown by half
+    its size on every side, and of those at another level not drawn."""
     w, h = tiles.chunk_size
+    divisor = _divisor(zoom)
     rows: list[_Row] = []
     (first_column, last_column), (first_row, last_row) = (
         _span(view[axis] - origin[axis], view[axis + 2], tiles.chunk_size[axis]) for axis in (0, 1))
@@ -237,16 +287,57 @@ def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box) 
     else:  # zoomed far out: fewer chunks in the map than places in view
         keys = [(c, r) for c, r in tiles.chunks if first_column <= c < last_column and first_row <= r < last_row]
     for column, row in sorted(keys, key=lambda key: (key[1], key[0])):
-        image = tiles.images.get((column, row))
-        if image is None:
-            image = tiles.images[(column, row)] = tiles.render(column, row)
-        box = (origin.x + column * w, origin.y + row * h, float(image.get_width()), float(image.get_height()))
+        image, (_, full_w, full_h) = _chunk_image(tiles, (column, row), divisor)
+        box = (origin.x + column * w, origin.y + row * h, float(full_w), float(full_h))
         rows.append((tiles.layer, entity, (row, column), box, None, image))
+    drawn = set(keys)
     keep = (view[0] - view[2] / 2, view[1] - view[3] / 2, view[2] * 2, view[3] * 2)
     for key in [key for key in tiles.images
-                if not _overlaps((origin.x + key[0] * w, origin.y + key[1] * h, w, h), keep)]:
-        del tiles.images[key]
+                if not _overlaps((origin.x + key[0] * w, origin.y + key[1] * h, w, h), keep)
+                or (tiles.details[key][0] != divisor and key not in drawn)]:
+        del tiles.images[key], tiles.details[key]
     return rows
+
+
+def _divisor(zoom: float) -> int:
+    """The largest power of two ≤ 1/``zoom`` (1 from zoom 1 up): a chunk
+    reduced that much still has at least one image px per screen px."""
+    divisor = 1
+    while divisor * 2 * zoom <= 1.0:
+        divisor *= 2
+    return divisor
+
+
+def _chunk_image(tiles: TileChunks, key: tuple[int, int],
+                 divisor: int) -> tuple[pygame.Surface, tuple[int, int, int]]:
+    """Chunk ``key``'s image at 1/``divisor`` of its size, and its details:
+    the kept one, or the kept one reduced further, or rendered and reduced
+    (the full-size image is let go once reduced, so memory follows the zoom)."""
+    image, detail = tiles.images.get(key), tiles.details.get(key)
+    if image is not None and detail is not None and detail[0] == divisor:
+        return image, detail
+    if image is None or detail is None or detail[0] > divisor:  # none kept, or too coarse
+        image = tiles.render(*key)
+        detail = (1, image.get_width(), image.get_height())
+    if detail[0] != divisor:
+        image = _reduce(image, detail[0] / divisor)
+    detail = (divisor, detail[1], detail[2])
+    tiles.images[key], tiles.details[key] = image, detail
+    return image, detail
+
+
+def _reduce(image: pygame.Surface, scale: float) -> pygame.Surface:
+    """``image`` scaled by ``scale`` (< 1; sizes rounded up, at least 1 px),
+    averaging px where pygame can (24 and 32 bit images), keeping its alpha."""
+    size = (max(1, math.ceil(image.get_width() * scale)), max(1, math.ceil(image.get_height() * scale)))
+    if image.get_bitsize() in (24, 32):
+        reduced = pygame.transform.smoothscale(image, size)
+    else:
+        reduced = pygame.transform.scale(image, size)
+    alpha = image.get_alpha()
+    if alpha is not None:
+        reduced.set_alpha(alpha)
+    return reduced
 
 
 def _span(start: float, length: float, size: int) -> tuple[int, int]:

@@ -141,3 +141,46 @@ def test_a_tile_layer_is_drawn_at_its_opacity(tmp_path, opacity, expected):
     load_map(world, path)
     # Stone (120, 120, 130) over black at alpha round(255 · opacity): 130 · 128/255 → 65.
     assert draw(RenderSystem(world), (64, 64), 0).get_at((10, 10))[2] == pytest.approx(expected, abs=1)
+
+
+def test_zoomed_out_chunks_are_kept_reduced_so_memory_follows_the_screen_not_the_map(tmp_path):
+    # 100×100 tiles of 16 px in chunks of 4 tiles: 25×25 chunks of 64 px, a
+    # 1,600 px square map. At zoom 1/64 a 320×240 screen shows 20,480×15,360
+    # world px: all of it. Full size, the 625 chunks would keep
+    # 625 · 64 · 64 · 4 B = 10,240,000 B for a screen of 320 · 240 · 4 = 307,200 B.
+    world = World()
+    tile_map = load_map(world, stone_map(tmp_path, 100, 100), chunk_size=4)
+    tiles = world.component_for_entity(tile_map.layers[0], TileChunks)
+    camera = Camera((320, 240), zoom=1 / 64)
+    camera.center_on((800, 800))
+    world.insert_resource(camera)
+    renderer = RenderSystem(world)
+    surface = draw(renderer, (320, 240), 0)
+    # Reduced by 64 (the largest power of two ≤ 1/zoom): each chunk 64 px →
+    # 1×1 px, the map 25×25 px of 4 bytes: 2,500 B, less than one screen.
+    kept = sum(image.get_width() * image.get_height() * image.get_bytesize() for image in tiles.images.values())
+    assert len(tiles.images) == 625 and kept == 25 * 25 * 4 <= 320 * 240 * 4
+    assert set(tiles.details.values()) == {(64, 64, 64)}
+    # The map, 1,600 / 64 = 25 screen px square, centred: x and y 148..172 on screen.
+    assert surface.get_at((160, 120))[:3] == (120, 120, 130) and surface.get_at((140, 120))[:3] == BLACK
+    # Zoomed in to 1/4: the view 1,280×960 px around (800, 800); the chunks
+    # drawn are made again at 1/4 (16×16 px), those at 1/64 not drawn are let go.
+    camera.zoom = 1 / 4
+    camera.center_on((800, 800))
+    draw(renderer, (320, 240), 0)
+    assert {detail[0] for detail in tiles.details.values()} == {4}
+    # x 160..1440 overlaps chunk columns 160 // 64 = 2 to ⌈1440 / 64⌉ = 23
+    # (exclusive), y 320..1280 rows 5 to 20: 21 × 15 chunks.
+    assert len(tiles.images) == 21 * 15
+
+
+def test_refresh_is_kept_and_does_nothing(tmp_path):
+    # Games written for versions that needed it still run: still sprites are
+    # re-filed by themselves.
+    world = World()
+    renderer = RenderSystem(world)
+    door = world.create_entity(Transform((4, 4)), Sprite(RED, size=(8, 8)))
+    draw(renderer)
+    world.component_for_entity(door, Transform).position.x += 40
+    renderer.refresh()
+    assert draw(renderer).get_at((48, 8))[:3] == RED
