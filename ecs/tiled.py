@@ -59,6 +59,7 @@ from xml.etree import ElementTree
 
 import pygame
 import pytmx
+from pytmx.pytmx import unpack_gids
 from pytmx.util_pygame import handle_transformation
 from pygame import Vector2
 
@@ -233,10 +234,10 @@ def load_map(world: World, path: str | os.PathLike[str], *,
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be an int >= 1 (tiles), got {chunk_size!r}")
     name = os.fspath(path)
-    tiled = _parse(name)
+    tiled, used = _parse(name)
     tile_map = TileMap(name, tiled.width, tiled.height, (tiled.tilewidth, tiled.tileheight),
                        dict(tiled.properties), _colour(tiled.background_color), tiled)
-    solid, single = _collision_plan(tile_map, set(collision_layers), solid_property)
+    solid, single = _collision_plan(tile_map, used, set(collision_layers), solid_property)
     draw_layers = _draw_layers(tile_map)
     first = _next_entity(world)
     try:
@@ -270,8 +271,9 @@ def _delete_since(world: World, first: int) -> None:
 
 
 
-def _parse(path: str) -> Any:
-    """The pytmx map of the file at ``path``, or an error naming the file."""
+def _parse(path: str) -> tuple[Any, list[set[int]]]:
+    """The pytmx map of the file at ``path`` and the gids each of its tile
+    layers uses (read once, here), or an error naming the file."""
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no map file at {path!r}")
     root = _xml_root(path, "map", "a Tiled map (.tmx)")
@@ -295,13 +297,30 @@ def _parse(path: str) -> Any:
     except (FileNotFoundError, MapError):
         raise
     except Exception as error:  # pytmx raises bare Exceptions, ValueErrors and zlib errors alike
-        raise MapError(f"{path}: {type(error).__name__}: {error}") from error
+        raise MapError(f"{path}: {_failing_layer(root) or ''}{type(error).__name__}: {error}") from error
     if tiled.width < 1 or tiled.height < 1 or tiled.tilewidth < 1 or tiled.tileheight < 1:
         raise MapError(f"{path}: the map must be at least 1×1 tiles of at least 1×1 px, "
                          f"got {tiled.width}×{tiled.height} tiles of {tiled.tilewidth}×{tiled.tileheight} px")
-    for layer in _tile_layers(tiled):
-        _check_layer(path, tiled, layer)
-    return tiled
+    return tiled, [_check_layer(path, tiled, layer) for layer in _tile_layers(tiled)]
+
+
+def _failing_layer(root: ElementTree.Element) -> str | None:
+    """``layer 'name': `` for the first tile layer whose data pytmx cannot
+    decode (bad base64 or zlib, a word in CSV), found by decoding each
+    layer's <data> again, else None (the fault is elsewhere)."""
+    for node in root.iter("layer"):
+        data = node.find("data")
+        where = f"layer {node.get('name', '')!r}: "
+        if data is None:
+            return where + "no <data>: "
+        try:
+            for _ in unpack_gids(text=(data.text or "").strip(), encoding=data.get("encoding"),
+                                 compression=data.get("compression")):
+                pass
+        except Exception:  # whatever pytmx's decoding raises, as in _parse
+            compression = f", {data.get('compression')}" if data.get("compression") else ""
+            return where + f"its tile data ({data.get('encoding') or 'xml'}{compression}) cannot be read: "
+    return None
 
 
 def _xml_root(path: str, tag: str, what: str) -> ElementTree.Element:
@@ -357,8 +376,9 @@ def _tile_layers(tiled: Any) -> list[Any]:
     return [layer for layer in tiled.layers if isinstance(layer, pytmx.TiledTileLayer)]
 
 
-def _check_layer(path: str, tiled: Any, layer: Any) -> None:
-    """A layer's data must fill the map, and each gid be a tile of a tileset."""
+def _check_layer(path: str, tiled: Any, layer: Any) -> set[int]:
+    """A layer's data must fill the map, and each gid be a tile of a tileset;
+    returns the gids it uses."""
     where = f"{path}: layer {layer.name!r}"
     count = sum(len(row) for row in layer.data)
     if len(layer.data) != tiled.height or any(len(row) != tiled.width for row in layer.data):
@@ -373,6 +393,7 @@ def _check_layer(path: str, tiled: Any, layer: Any) -> None:
         ranges = ", ".join(f"{ts.firstgid}–{ts.firstgid + ts.tilecount - 1} ({ts.name!r})" for ts in tiled.tilesets)
         raise MapError(f"{where}: tile ({x}, {y}) has gid {tiled.tiledgidmap.get(gid, gid)}, which no "
                          f"tileset holds (tilesets: {ranges or 'none'})")
+    return used
 
 
 # ----------------------------------------------------------------------------- which tiles collide
@@ -472,14 +493,14 @@ def _gid_flags(tiled: Any) -> dict[int, Any]:
     return {entry[0]: entry[1] for entry in tiled.imagemap.values() if isinstance(entry, tuple)}
 
 
-def _layer_kinds(tile_map: TileMap, layer: Any, whole: bool, solid_property: str,
+def _layer_kinds(tile_map: TileMap, layer: Any, used: set[int], whole: bool, solid_property: str,
                  flags: Mapping[int, Any]) -> dict[int, Kind]:
-    """How each gid used in ``layer`` collides (gids that don't are left out)."""
+    """How each gid ``used`` in ``layer`` collides (gids that don't are left out)."""
     tiled = tile_map.tiled
     where = f"{tile_map.path}: layer {layer.name!r}"
     layer_filter = _filter(where, layer.properties, (1, ALL))
     kinds = {}
-    for gid in set(chain.from_iterable(layer.data)) - {0}:
+    for gid in used - {0}:
         kind = _collision_kind(f"{where}, {_tile_name(tiled, gid)}", tiled.get_tile_properties_by_gid(gid),
                                flags.get(gid), solid_property, whole, layer_filter)
         if kind is not None:
@@ -491,7 +512,7 @@ def _layer_kinds(tile_map: TileMap, layer: Any, whole: bool, solid_property: str
 Single = tuple[int, int, Kind]
 
 
-def _collision_plan(tile_map: TileMap, collision_layers: set[str],
+def _collision_plan(tile_map: TileMap, used: list[set[int]], collision_layers: set[str],
                     solid_property: str) -> tuple[tuple[list[bytes], list[tuple[int, int]]], list[Single]]:
     """The solid tiles as rows of labels (0 none; an upper layer's tile wins
     a cell) with each label's (category, mask), and the one-way and ramp
@@ -501,8 +522,8 @@ def _collision_plan(tile_map: TileMap, collision_layers: set[str],
     groups: dict[tuple[int, int], int] = {}
     rows: list[bytes] = []
     single: list[Single] = []
-    for layer in _tile_layers(tiled):
-        kinds = _layer_kinds(tile_map, layer, layer.name in collision_layers, solid_property, flags)
+    for layer, gids in zip(_tile_layers(tiled), used):
+        kinds = _layer_kinds(tile_map, layer, gids, layer.name in collision_layers, solid_property, flags)
         table = bytearray(len(tiled.images) + 1)  # gid -> label of its (category, mask), 0 not solid
         for gid, kind in kinds.items():
             if kind[0] == SOLID:

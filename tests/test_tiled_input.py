@@ -52,6 +52,22 @@ def test_a_truncated_map_names_its_file_and_leaves_the_world_alone(tmp_path):
     assert entities(world) == [keep] and TileMap not in world.resources
 
 
+@pytest.mark.parametrize("data, what", [
+    ('<data encoding="base64" compression="zlib">AAAA!!</data>', r"\(base64, zlib\) cannot be read: error"),
+    ('<data encoding="csv">0,0,x,0</data>', r"\(csv\) cannot be read: ValueError"),
+])
+def test_unreadable_tile_data_names_its_layer(tmp_path, data, what):
+    # Two layers, the second broken: the error names "back", not "ground".
+    path = tmx(tmp_path, [("ground", GROUND, True), ("back", GROUND, True)])
+    text = path.read_text()
+    start = text.index("<data", text.index('name="back"'))
+    path.write_text(text[:start] + data + text[text.index("</data>", start) + len("</data>"):])
+    world = World()
+    with pytest.raises(MapError, match=re.escape(str(path)) + r": layer 'back': its tile data " + what):
+        load_map(world, path)
+    assert entities(world) == []
+
+
 def test_xml_that_is_not_a_map_is_refused_not_loaded_empty(tmp_path):
     path = write(tmp_path / "level.tmx", '<?xml version="1.0"?><svg width="10" height="10"/>')
     with pytest.raises(ValueError, match=re.escape(str(path)) + r": not a Tiled map.*<svg>"):
@@ -240,3 +256,35 @@ def test_a_bad_category_or_mask_names_the_file_layer_and_tile(tmp_path, name, ty
     path = with_tile_property(tmp_path, "x", "", "1", layer)
     with pytest.raises(ValueError, match=re.escape(str(path)) + rf": layer 'ground': property '{name}' must be"):
         load_map(World(), path)
+
+
+class Rows(list):
+    """A layer's row that counts how often it is read through."""
+
+    reads = 0
+
+    def __iter__(self):
+        Rows.reads += 1
+        return super().__iter__()
+
+
+def test_each_layer_is_read_for_its_gids_once(tmp_path, monkeypatch):
+    # Parsing collects the set of gids each layer uses (checked against the
+    # tilesets, then asked how each collides). After it, GROUND's rows (gids
+    # 1 and 2 solid, no one-way or ramp tile) are read once more each, for
+    # the merge's labels: 6 reads, not 12 with the gids collected again.
+    import ecs.tiled
+
+    parse = ecs.tiled._parse
+
+    def counted(path):
+        result = parse(path)
+        tiled = result[0] if isinstance(result, tuple) else result
+        for layer in ecs.tiled._tile_layers(tiled):
+            layer.data[:] = [Rows(row) for row in layer.data]
+        Rows.reads = 0
+        return result
+
+    monkeypatch.setattr(ecs.tiled, "_parse", counted)
+    load_map(World(), tmx(tmp_path, [("ground", GROUND, True)]))
+    assert Rows.reads == 6
