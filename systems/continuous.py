@@ -24,7 +24,12 @@ impact leaves the pair at rest along the normal, the rest of the step's
 gravity never lifts one off the other; where it would carry them into each
 other, the contact takes it up, with friction (``_support``): a body resting
 on a floor still loses μ·g·dt of sliding speed a step, and keeps zero
-velocity along the normal.
+velocity along the normal. A resting contact (approaching at the
+Resolution's rest_speed or slower) bounces nothing and is settled at the
+step's velocity, as before; once a contact holds a body, its velocity is
+true for the rest of the step (``Path.free``). The compiled kernel
+(``systems.sweeptable``) runs only steps without gravity, where all of this
+is zero: those steps are computed as before, bit for bit.
 """
 
 from __future__ import annotations
