@@ -114,8 +114,8 @@ class RenderSystem(esper.Processor):
     door or a cloud moved by your own system is drawn where it is with no call
     to make. That check is O(still sprites) a frame: every still sprite's
     position, offset, image and size (and Collider size) is compared with a
-    copy made when it was filed. Sprites with Physics are tested against the view each frame.
-    ``drawn`` counts the sprites and chunks drawn last frame.
+    copy made when it was filed. Sprites with Physics are tested against the
+    view each frame. ``drawn`` counts the sprites and chunks drawn last frame.
 
     A ``TileChunks`` entity draws the chunks in view, asking its ``render``
     for a chunk the first time it is in view; chunks farther than half a
@@ -294,8 +294,9 @@ def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box, 
     keep = (view[0] - view[2] / 2, view[1] - view[3] / 2, view[2] * 2, view[3] * 2)
     for key in [key for key in tiles.images
                 if not _overlaps((origin.x + key[0] * w, origin.y + key[1] * h, w, h), keep)
-                or (tiles.details[key][0] != divisor and key not in drawn)]:
-        del tiles.images[key], tiles.details[key]
+                or (tiles.details.get(key, (0, 0, 0))[0] != divisor and key not in drawn)]:
+        del tiles.images[key]
+        tiles.details.pop(key, None)
     return rows
 
 
