@@ -329,9 +329,13 @@ class Sweeper:
         """Whether, at step fraction ``time``, a body of the pair that is not
         STATIC is pushed by one that holds still (``held``: a STATIC, or a
         body pinned against one) into a STATIC on its far side, touching it
-        (within SWEEP_SLOP): pressed between the two. A body pinned earlier
-        in the step and since bounced away (a ball rattling in a slot) is not."""
-        for body, push, pusher_holds in ((a, -normal, held[1]), (b, normal, held[0])):
+        (within SWEEP_SLOP), while the two close on each other: pressed
+        between them. A body pinned earlier in the step and since bounced
+        away (a ball rattling in a slot) is not, nor one that its own motion
+        (gravity, its velocity) carries into a corner of surfaces that stay
+        apart (a box come to rest between a wall and a ramp): it could leave
+        the way it came, so nothing squeezes it (``_closing``)."""
+        for body, pusher, push, pusher_holds in ((a, b, -normal, held[1]), (b, a, normal, held[0])):
             if body.static or not pusher_holds:
                 continue
             x, y, w, h = _box_at(body, self.paths[body.entity], time)
@@ -342,7 +346,8 @@ class Sweeper:
                     continue
                 pressed = overlap(reach, body.shape, body.before,
                                   _box_at(other, self._path(other), time), other.shape, other.before)
-                if pressed is not None and pressed.normal.dot(push) > 0.5:
+                if (pressed is not None and pressed.normal.dot(push) > 0.5
+                        and _closing(self._path(pusher).motion, self._path(other).motion, push)):
                     return True
         return False
 
@@ -414,6 +419,15 @@ class Sweeper:
                 self._schedule(body, other, now, mine, theirs)
             else:
                 self._schedule(other, body, now, theirs, mine)
+
+
+def _closing(pusher: Vector2, anvil: Vector2, push: Vector2) -> bool:
+    """Whether a pusher moving ``pusher`` px a step closes on an anvil (the
+    STATIC on the pressed body's far side) moving ``anvil`` px a step, along
+    ``push`` (unit, pusher to body). Where the two do not close, they leave
+    the body the room it has (it came in, it can go out): no squeeze. Still
+    bodies have exactly zero motion, so any closing at all counts."""
+    return (pusher.x - anvil.x) * push.x + (pusher.y - anvil.y) * push.y > 0.0
 
 
 def _remaining_bounds(body: Body, path: Path) -> tuple[float, float, float, float]:

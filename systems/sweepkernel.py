@@ -775,8 +775,8 @@ def _candidates(body: Any, grid: Any, links: Any, status: Any, row: int, box: An
 def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, b: int, time: float, nx: float,
               ny: float, held_a: bool, held_b: bool, size: float, marks: Any, out: Any) -> bool:
     """Whether a body of the pair is pushed by one that holds still into a
-    STATIC on its far side (Sweeper._squeezed)."""
-    for row, push_x, push_y, pusher_holds in ((a, -nx, -ny, held_b), (b, nx, ny, held_a)):
+    STATIC on its far side, the two closing on each other (Sweeper._squeezed)."""
+    for row, pusher, push_x, push_y, pusher_holds in ((a, b, -nx, -ny, held_b), (b, a, nx, ny, held_a)):
         if ints[row, FLAGS] & STATIC or not pusher_holds:
             continue
         x, y, w, h = _box_at(body, row, time)
@@ -789,7 +789,10 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
             pressed, axis, side, depth, entry, surface = _box_contact(reach, _box_at(body, other, time), before,
                                                                       _box_at(body, other, 0.0), 0.0, 1.0)
             px, py = (1.0 * side, 0.0 * side) if axis == 0 else (0.0 * side, 1.0 * side)
-            if pressed and 0.0 + px * push_x + py * push_y > 0.5:
+            # Sweeper's _closing, operation for operation.
+            closing = ((body[pusher, MOTION_X] - body[other, MOTION_X]) * push_x
+                       + (body[pusher, MOTION_Y] - body[other, MOTION_Y]) * push_y)
+            if pressed and 0.0 + px * push_x + py * push_y > 0.5 and closing > 0.0:
                 return True
     return False
 
