@@ -17,7 +17,7 @@ from systems.impulse import FREE, Axes, exchange_momentum
 from systems.narrowphase import CORNERS, exit_distance
 from systems.riders import Ride, Rides
 
-__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material"]
+__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material", "own_velocity"]
 
 _ZERO = Vector2()
 
@@ -128,7 +128,7 @@ class Resolution:
             return (True, True)
         if not self.supported:
             return FREE
-        velocity = _own_velocity(body)
+        velocity = own_velocity(body)
         held = [False, False]
         for axis in (0, 1):
             if push[axis] != 0.0:
@@ -150,7 +150,7 @@ class Resolution:
         stops it against a support does (see ``settle``)."""
         bit = _bit(axis, toward)
         self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
-        self.supported[(body.entity, bit)] = _own_velocity(body)[axis] * toward
+        self.supported[(body.entity, bit)] = own_velocity(body)[axis] * toward
 
     def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float,
                surface: float = 0.0, time: float = 0.0, shapes: Shapes | None = None) -> None:
@@ -416,7 +416,7 @@ def _support_speed(velocity: Vector2, normal: Vector2, axis: int, toward: float)
     return velocity.dot(normal) / normal[axis] * toward
 
 
-def _own_velocity(body: Body) -> Vector2:
+def own_velocity(body: Body) -> Vector2:
     """The body's velocity in the world frame (px/s): a rider's own velocity
     is relative to its platform along the contact normal."""
     if body.physics is None:
@@ -432,7 +432,7 @@ def contact_velocities(a: Body, b: Body, normal: Vector2, up: Vector2) -> tuple[
     of ``up``) counts only with its velocity along the normal: a platform
     carries what stands on it by position (see ``systems.riders``), so
     friction must not drag the rider along as well."""
-    velocity_a, velocity_b = _own_velocity(a), _own_velocity(b)
+    velocity_a, velocity_b = own_velocity(a), own_velocity(b)
     if a.static and normal.dot(up) > 0.5:
         velocity_a = normal * velocity_a.dot(normal)
     elif b.static and normal.dot(up) < -0.5:

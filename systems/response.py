@@ -20,7 +20,7 @@ from systems.geometry import union_box
 from systems.narrowphase import Penetration, exit_distance, overlap, sweep
 from systems.sweep import Hit
 from systems.piles import find_piles, relax_pile
-from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution
+from systems.resolution import RESOLVE_SLOP, CollisionFilter, Resolution, own_velocity
 from systems.riders import Rides, express_in_platform_frames
 from systems.sweeptable import Swept
 
@@ -119,7 +119,7 @@ class ResponseSystem(esper.Processor):
             met, swept = self.sweeper.met, self.sweeper.swept
         with timed(f"{name}.push_out"):
             self._push_out(state, met, swept)
-            self._squeezes = centre_crushed(state, self.collision) if state.crushed else {}
+            self._squeezes = centre_crushed(state, self.collision, self._squeezes) if state.crushed else {}
             if up:
                 snap_to_ground(state, self.collision, self.grounded, up)
         with timed(f"{name}.contacts"):
@@ -318,14 +318,16 @@ def _leave_or_land(bodies: dict[int, Body], rides: Rides, landed: Rides) -> None
 Squeezes = dict[tuple[int, int], Vector2]
 
 
-def centre_crushed(state: Resolution, collision: CollisionSystem) -> Squeezes:
+def centre_crushed(state: Resolution, collision: CollisionSystem, before: Squeezes | None = None) -> Squeezes:
     """Put each crushed body between what squeezes it, and return the pairs
     it was squeezed by, with their normals (a->b).
 
     What squeezes it are the colliders it touched this step that hold still
     (a STATIC, a pinned or a crushed body), each on the side its first
     contact this step found it: the contact's normal, by its dominant axis
-    (y at 45°). Along each axis with such colliders on both sides whose
+    (y at 45°); and the STATICs that squeezed it last step (``before``), on
+    the same side, though it may have moved off one this step (a press it
+    no longer overlaps still bounds where it may be put). Along each axis with such colliders on both sides whose
     faces leave the body no room, it is moved to the middle of the room
     there would be (overlapping both, or midway between crossed faces), or
     flush with a STATIC when what presses it from the other side can move.
@@ -339,6 +341,11 @@ def centre_crushed(state: Resolution, collision: CollisionSystem) -> Squeezes:
         if not contact.trigger:
             toward.setdefault(a, []).append((b, contact.normal))
             toward.setdefault(b, []).append((a, -contact.normal))
+    resolved = state.resolved
+    for (a, b), normal in (before or {}).items():
+        if (a, b) not in resolved and a in bodies and b in bodies and (bodies[a].static or bodies[b].static):
+            toward.setdefault(a, []).append((b, normal))
+            toward.setdefault(b, []).append((a, -normal))
     squeezes: Squeezes = {}
     queue = sorted(state.crushed)
     while queue:
@@ -346,12 +353,15 @@ def centre_crushed(state: Resolution, collision: CollisionSystem) -> Squeezes:
         held = [(bodies[e], normal) for e, normal in sorted(toward.get(body.entity, ()), key=_first)
                 if _holds_still(state, bodies[e])]
         for axis in (0, 1):
-            shift = _squeeze(body, held, axis)
-            if shift:
-                move = Vector2()
-                move[axis] = shift
-                body.transform.position.update(body.transform.position + move)
-                body.sync()
+            squeeze = _squeeze(body, held, axis)
+            if squeeze is None:
+                continue
+            move = Vector2()
+            move[axis] = squeeze[0]
+            body.transform.position.update(body.transform.position + move)
+            body.sync()
+            if body.physics is not None:  # it moves with the faces: no speed of its own to bounce between them
+                body.physics.velocity[axis] = squeeze[1] - body.frame[axis]
         for other, normal in held:
             first, second = _ordered(body, other)
             squeezes[(first.entity, second.entity)] = Vector2(normal if first is body else -normal)
@@ -372,29 +382,39 @@ def _holds_still(state: Resolution, body: Body) -> bool:
     return not body.trigger and (body.static or body.entity in state.pinned or body.entity in state.crushed)
 
 
-def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> float:
+def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> tuple[float, float] | None:
     """How far (px) to move ``body`` along ``axis`` (0 x, 1 y) to put it
     between the ``held`` colliders (each with the direction from the body to
-    it) that lie on either side of it along that axis, when they leave it no
-    room: 0 when there is room, or nothing on one side."""
-    low: tuple[float, bool] | None = None  # (the move that clears the lowest, whether STATIC)
-    high: tuple[float, bool] | None = None
+    it) that lie on either side of it along that axis, and the speed (px/s)
+    along the axis of where it is put; None when they leave it room, or
+    nothing lies on one side. Between STATICs that leave it no room it goes
+    midway between them (the bodies squeezed with it overlap it); else
+    midway between what presses it, but never into a STATIC: flush with one
+    when bodies that can move press it from the other side."""
+    sides: list[list[tuple[float, bool, float]]] = [[], []]  # each: the move clearing it, STATIC, its speed
     for other, direction in held:
         if (0 if abs(direction.x) > abs(direction.y) else 1) != axis:
             continue
         span = overlap_span(body, other, axis)
-        if span is None:
-            continue
-        if direction[axis] < 0.0:  # it lies toward -axis: the body clears it at the span's end
-            if low is None or (span[1], other.static) > low:
-                low = (span[1], other.static)
-        elif high is None or (span[0], not other.static) < (high[0], not high[1]):
-            high = (span[0], other.static)
-    if low is None or high is None or low[0] <= high[0]:
-        return 0.0
-    if low[1] != high[1]:  # flush with the STATIC: what presses from the other side can move
-        return low[0] if low[1] else high[0]
-    return (low[0] + high[0]) / 2
+        if span is not None:  # toward -axis the body clears it at the span's end, toward +axis at its start
+            high = direction[axis] > 0.0
+            sides[high].append((span[0] if high else span[1], other.static, own_velocity(other)[axis]))
+    # The room the STATICs leave, (first, last) clearing moves with their speeds.
+    first = max((entry for entry in sides[0] if entry[1]), default=(-math.inf, True, 0.0))
+    last = min((entry for entry in sides[1] if entry[1]), default=(math.inf, True, 0.0))
+    if first[0] > last[0]:
+        return (first[0] + last[0]) / 2, (first[2] + last[2]) / 2
+    if not sides[0] or not sides[1]:
+        return None
+    low, high = max(sides[0]), min(sides[1])
+    if low[0] <= high[0]:
+        return None
+    middle = ((low[0] + high[0]) / 2, (low[2] + high[2]) / 2)
+    if middle[0] < first[0]:  # never into a STATIC to make room for a body that can move
+        return first[0], first[2]
+    if middle[0] > last[0]:
+        return last[0], last[2]
+    return middle
 
 
 def overlap_span(body: Body, other: Body, axis: int) -> tuple[float, float] | None:
