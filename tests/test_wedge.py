@@ -5,7 +5,8 @@ with d·n_i >= 0 for all i: the vertical wall's normal and a ramp's are not
 opposite, so up the ramp is always free, and nothing moves to take that
 room away. A body is crushed only while what presses it and the STATIC on
 its far side close on each other (two walls closing, a lift rising into a
-ceiling); its own motion (gravity) into a corner is no squeeze.
+ceiling); its own motion (gravity) into a corner, or into a corridor
+exactly its height, is no squeeze.
 
 Geometry, for a wall on the left with its face at x = 0, a floor at y = F
 and a "/" ramp w × h px on the floor against the wall (slope
@@ -148,3 +149,25 @@ def test_a_body_between_two_statics_closing_is_crushed_every_step_the_gap_is_sma
         assert crushed == ([body] if gap < 10.0 else []), n
         centre = position(world, body).x + 5.0
         assert position(world, left).x + 20.0 <= centre <= position(world, right).x, n
+
+
+@pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
+def test_a_body_exactly_as_tall_as_a_corridor_walks_through_it(make_world: MakeWorld, round_: bool) -> None:
+    # A 20 px body in a corridor 20 px high (floor top y = 40, ceiling
+    # bottom y = 20): touching both, which stay still, so nothing squeezes
+    # it. Its velocity set to 60 px/s along the corridor before each of 30
+    # steps, frictionless (friction 0), it moves 60 · 30 · dt = 30 px and
+    # is never crushed.
+    world = make_world(gravity=(0, G))
+    wall(world, -100.0, 40.0, 400.0, 40.0)
+    wall(world, -100.0, -40.0, 400.0, 60.0)
+    body = world.create_entity(Transform((0.0, 20.0)),
+                               Collider((20.0, 20.0), shape=Shape.CIRCLE if round_ else Shape.BOX), Physics())
+    crushed: list[int] = []
+    world.on_crush(crushed.append)
+    for _ in range(30):
+        velocity(world, body).x = 60.0
+        world.step(DT)
+    assert crushed == []
+    assert position(world, body).x == pytest.approx(60.0 * 30 * DT)
+    assert position(world, body).y == pytest.approx(20.0, abs=SINK)
