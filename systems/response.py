@@ -253,8 +253,8 @@ class ResponseSystem(esper.Processor):
                     continue
                 other = bodies[second if first == body.entity else first]
                 toward = toward if first == body.entity else -toward
-                if toward.dot(push) > 0.5 and overlap(body.box, body.shape, body.before, other.box,
-                                                      other.shape, other.before) is not None:
+                if _opposite(toward, push) and overlap(body.box, body.shape, body.before, other.box,
+                                                       other.shape, other.before) is not None:
                     return True
         return False
 
@@ -372,6 +372,13 @@ def centre_crushed(state: Resolution, collision: CollisionSystem, before: Squeez
     return squeezes
 
 
+def _opposite(toward: Vector2, push: Vector2) -> bool:
+    """Whether a squeezer lying ``toward`` a body lies where ``push`` moves
+    it, on the same dominant axis (y at 45°), as centring sides them."""
+    axis = 0 if abs(push.x) > abs(push.y) else 1
+    return (0 if abs(toward.x) > abs(toward.y) else 1) == axis and toward[axis] * push[axis] > 0.0
+
+
 def _first(item: tuple[int, Vector2]) -> int:
     return item[0]
 
@@ -397,8 +404,8 @@ def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> tuple[f
             continue
         span = overlap_span(body, other, axis)
         if span is not None:  # toward -axis the body clears it at the span's end, toward +axis at its start
-            high = direction[axis] > 0.0
-            sides[high].append((span[0] if high else span[1], other.static, own_velocity(other)[axis]))
+            ahead = direction[axis] > 0.0
+            sides[ahead].append((span[0] if ahead else span[1], other.static, own_velocity(other)[axis]))
     # The room the STATICs leave, (first, last) clearing moves with their speeds.
     first = max((entry for entry in sides[0] if entry[1]), default=(-math.inf, True, 0.0))
     last = min((entry for entry in sides[1] if entry[1]), default=(math.inf, True, 0.0))
