@@ -78,8 +78,10 @@ class Resolution:
     """
 
     def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO,
-                 filters: Sequence[CollisionFilter] = (), one_way: bool = True) -> None:
+                 filters: Sequence[CollisionFilter] = (), one_way: bool = True, dt: float = 0.0) -> None:
         self.rest_speed = rest_speed
+        # s: the step, when push-out is to give friction's part of the move back (see _slow).
+        self.dt = dt
         self.up = up
         self.filters = filters
         # Whether any pair may be refused: else ``permits`` is always True.
@@ -87,6 +89,8 @@ class Resolution:
         self.allowed: dict[tuple[int, int], bool] = {}
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
+        # Who pinned a body that way, by (entity, direction bit): see ``_closing``.
+        self.pinners: dict[tuple[int, int], Body] = {}
         self.supported: dict[tuple[int, int], float] = {}
         self.crushed: set[int] = set()
         self._resolved: dict[tuple[int, int], Contact] = {}
@@ -167,10 +171,11 @@ class Resolution:
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
         axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
-        for body, toward, held in ((b, -sign, pinned[0]), (a, sign, pinned[1])):
+        for body, pinner, toward, held in ((b, a, -sign, pinned[0]), (a, b, sign, pinned[1])):
             if held and not body.static:  # pushed off a body that holds still
                 bit = _bit(axis, toward)
                 self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
+                self.pinners[(body.entity, bit)] = pinner
         if abs((velocity_b - velocity_a).dot(normal)) > RESTING_SPEED:
             return
         self._note_rider(a, b, normal)
@@ -187,6 +192,26 @@ class Resolution:
                     and rider.entity not in self.rides and up.dot(self.up) > 0.5):
                 self.rides[rider.entity] = Ride(platform.entity, Vector2(up))
 
+    def _closing(self, a: Body, b: Body, normal: Vector2) -> bool:
+        """Whether, for a pair that both hold still along ``normal`` (a->b),
+        what pushes the body between and what pinned it close on each other
+        (their velocities, px/s, along the push). A body its own motion
+        (gravity) carried into a corner of surfaces that stay apart (a
+        circle between a wall and a 45° ramp, pinned against the wall and
+        pushed out of the ramp) is not squeezed: it can leave the way it came.
+        Where either is a body pinned in turn (a row, a crushed body whose
+        velocity was stopped) or what pinned it is not known, they are
+        assumed to close."""
+        for body, pusher, push in ((b, a, normal), (a, b, -normal)):
+            if body.static:
+                continue
+            bit = _direction_bits(normal)[1 if body is b else 0]
+            pinner = self.pinners.get((body.entity, bit))
+            if (pinner is None or not (pusher.static and pinner.static)
+                    or (own_velocity(pusher) - own_velocity(pinner)).dot(push) > 0.0):
+                return True
+        return False
+
     def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0,
                    squeezed: bool = False) -> list[Body]:
         """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
@@ -202,7 +227,7 @@ class Resolution:
             self.crushed.update(body.entity for body in (a, b) if not body.static)
             self.settle(a, b, normal, (True, True), depth, surface)
             return []
-        if pinned[0] and pinned[1]:  # squeezed between things that won't yield: crushed
+        if pinned[0] and pinned[1] and self._closing(a, b, normal):  # squeezed between things that won't yield
             # Still pushed out of a STATIC (push_share moves the one that is
             # not), so nothing is left inside level geometry; Response then
             # centres it between the squeezing surfaces (``centre_crushed``).
@@ -230,8 +255,38 @@ class Resolution:
             b.transform.position.update(b.transform.position + normal * (depth * (1.0 - share_a)))
             b.sync()
             moved.append(b)
+        before = (Vector2(own_velocity(a)), Vector2(own_velocity(b)))
         self.settle(a, b, normal, pinned, depth, surface)
+        if self.dt and (a.static or b.static):
+            for body, velocity in zip((a, b), before):
+                if self._slow(body, normal, velocity) and body not in moved:
+                    moved.append(body)
         return moved
+
+    def _slow(self, body: Body, normal: Vector2, before: Vector2) -> bool:
+        """Move ``body`` back by what its contact with a STATIC along
+        ``normal`` took off its sliding this step, times dt; return whether
+        it moved. Push-out resolves a contact after the step's move, so
+        without this friction would act one step late (a slider would stop
+        v·dt/2 beyond v²/(2μg), the sweeps' v·dt/2 short of it); with it both
+        integrate friction as Movement does gravity (semi-implicit Euler).
+        Never more than the body moved that way this step: friction that
+        only stopped gravity's pull along a slope (a box at rest on a ramp)
+        gives nothing back."""
+        if body.static or body.physics is None:
+            return False
+        change = own_velocity(body) - before
+        slowed = change - normal * change.dot(normal)
+        amount = slowed.length()
+        if amount == 0.0:
+            return False
+        back = slowed / amount
+        went = -(body.transform.position - body.transform.previous_position).dot(back)
+        if went <= 0.0:
+            return False
+        body.transform.position.update(body.transform.position + back * min(amount * self.dt, went))
+        body.sync()
+        return True
 
     def _blocked(self, body: Body, push: Vector2) -> bool:
         """Whether a push along ``push`` would move ``body`` (not STATIC) on

@@ -107,7 +107,9 @@ class ResponseSystem(esper.Processor):
         bodies = self.collision.bodies
         up = -self.gravity.normalize() if self.gravity.length_squared() else Vector2()
         # Approaching slower than gravity adds in two steps is resting contact.
-        state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way)
+        # The discrete pipeline's contacts come after the step's move: push-out gives friction's part of it back.
+        state = Resolution(2.0 * self.gravity.length() * dt, up, list(self.filters), self.collision.one_way,
+                           0.0 if self.continuous else dt)
         riders = _board_riders(bodies, self.rides, dt)
         met: list[tuple[int, int]] = []
         swept = None

@@ -18,7 +18,6 @@ unchanged, and one that loses (e < 1, friction) lowers it.
 
 from __future__ import annotations
 
-import inspect
 import math
 
 import pytest
@@ -284,19 +283,7 @@ def slid(continuous: bool, v0: float, mu: float, steps: int) -> float:
     return position(world, body).x
 
 
-# Whether push-out gives back the part of a step's move friction took
-# (systems.resolution, Resolution's ``dt``): the discrete pipeline's half of
-# making both integrate friction alike, handed to that file's owner.
-PUSH_OUT_FRICTION = "dt" in inspect.signature(Resolution).parameters
-
-
-@pytest.mark.parametrize("continuous", [
-    pytest.param(False, id="discrete", marks=pytest.mark.xfail(
-        not PUSH_OUT_FRICTION, strict=True,
-        reason="push-out applies friction after the step's move (v·dt further); the fix is "
-               "/tmp/handoff/energy--resolution.py.patch and energy--response.py.patch")),
-    pytest.param(True, id="continuous"),
-])
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @pytest.mark.parametrize("v0, mu", [(300.0, 0.4), (250.0, 0.15), (600.0, 1.0)])
 def test_friction_stops_a_slider_half_a_steps_travel_short_of_v2_over_2mug(continuous, v0, mu):
     # Friction takes a = μ·g·dt (px/s) off the sliding speed at each step's

@@ -20,7 +20,6 @@ for a wall on the right:
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from pygame import Vector2
@@ -35,15 +34,6 @@ S = 6.0  # px, the body's side (or diameter)
 SLOPES = {"45deg": (40.0, 40.0), "26.6deg": (80.0, 40.0)}  # ramp w × h: tan θ = h/w = 1 and 1/2
 SINK = G * DT * DT  # px a resting body sinks in one step before the contact pushes it back (0.27)
 MakeWorld = Callable[..., World]
-
-
-def discrete_push_out_pending(request: pytest.FixtureRequest, make_world: Any, slope: str, round_: bool) -> None:
-    """The discrete push-out (systems/resolution.py, not changed here)
-    still crushes a circle pushed out of a 45° ramp while pinned against the
-    wall: its normal's dominant axis ties toward the wall's. Expected to fail
-    until the patch handed off with this change is applied."""
-    if not make_world.continuous and round_ and slope == "45deg":
-        request.applymarker(pytest.mark.xfail(strict=True, reason="discrete push-out: resolution.py patch pending"))
 
 
 def v_scene(make_world: MakeWorld, w: float, h: float, side: int, round_: bool) -> tuple[World, int, list[int]]:
@@ -74,9 +64,8 @@ def rest_y(w: float, h: float, round_: bool) -> float:
 @pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
 @pytest.mark.parametrize("side", [1, -1], ids=["wall-left", "wall-right"])
 @pytest.mark.parametrize("slope", list(SLOPES))
-def test_a_body_at_rest_between_a_wall_and_a_ramp_is_never_crushed(request: pytest.FixtureRequest, make_world: Any,
-                                                                   slope: str, side: int, round_: bool) -> None:
-    discrete_push_out_pending(request, make_world, slope, round_)
+def test_a_body_at_rest_between_a_wall_and_a_ramp_is_never_crushed(make_world: MakeWorld, slope: str, side: int,
+                                                                   round_: bool) -> None:
     # Dropped from 2·S above the ramp's top (it lands within a few steps),
     # then 120 steps: never crushed, at rest in the V where the geometry puts
     # it, within one step's sink, touching the wall, and at most one step's
@@ -94,9 +83,7 @@ def test_a_body_at_rest_between_a_wall_and_a_ramp_is_never_crushed(request: pyte
 @pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
 @pytest.mark.parametrize("side", [1, -1], ids=["wall-left", "wall-right"])
 @pytest.mark.parametrize("slope", list(SLOPES))
-def test_a_body_in_the_v_walks_out_up_the_ramp(request: pytest.FixtureRequest, make_world: Any, slope: str, side: int,
-                                               round_: bool) -> None:
-    discrete_push_out_pending(request, make_world, slope, round_)
+def test_a_body_in_the_v_walks_out_up_the_ramp(make_world: MakeWorld, slope: str, side: int, round_: bool) -> None:
     # At rest in the V, its velocity set to U px/s up the ramp, away from
     # the wall, before each of N steps. Frictionless (friction 0, the pair
     # uses the smaller), only gravity's share along the slope, g·dt·sin θ,
