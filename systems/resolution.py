@@ -33,6 +33,12 @@ RESOLVE_SLOP = 0.01
 #: stays on it after a push-out that left it a hair inside.
 ONE_WAY_TOLERANCE = 0.5
 
+#: Cosine of 1°. Two still surfaces squeeze a body when the
+#: directions they push it off along are opposed within 1°: faces that
+#: parallel leave it no way out; any wider and it can slide out between them
+#: (a ball in the V of a wall and a ramp).
+FACING = math.cos(math.radians(1.0))
+
 #: A collision filter: called with two entity ids, returns False to let the
 #: pair pass through each other this step.
 CollisionFilter = Callable[[int, int], object]
@@ -89,8 +95,9 @@ class Resolution:
         self.allowed: dict[tuple[int, int], bool] = {}
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
-        # Who pinned a body that way, by (entity, direction bit): see ``_closing``.
-        self.pinners: dict[tuple[int, int], Body] = {}
+        # Who pinned a body that way, and the unit normal it pushed the body
+        # off along, by (entity, direction bit): see ``_closing``.
+        self.pinners: dict[tuple[int, int], tuple[Body, Vector2]] = {}
         self.supported: dict[tuple[int, int], float] = {}
         self.crushed: set[int] = set()
         self._resolved: dict[tuple[int, int], Contact] = {}
@@ -171,11 +178,11 @@ class Resolution:
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
         axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
-        for body, pinner, toward, held in ((b, a, -sign, pinned[0]), (a, b, sign, pinned[1])):
+        for body, pinner, off, toward, held in ((b, a, normal, -sign, pinned[0]), (a, b, -normal, sign, pinned[1])):
             if held and not body.static:  # pushed off a body that holds still
                 bit = _bit(axis, toward)
                 self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
-                self.pinners[(body.entity, bit)] = pinner
+                self.pinners[(body.entity, bit)] = (pinner, Vector2(off))
         if abs((velocity_b - velocity_a).dot(normal)) > RESTING_SPEED:
             return
         self._note_rider(a, b, normal)
@@ -199,15 +206,20 @@ class Resolution:
         (gravity) carried into a corner of surfaces that stay apart (a
         circle between a wall and a 45° ramp, pinned against the wall and
         pushed out of the ramp) is not squeezed: it can leave the way it came.
-        Where either is a body pinned in turn (a row, a crushed body whose
-        velocity was stopped) or what pinned it is not known, they are
-        assumed to close."""
+        Still surfaces that face each other (pushes opposed within
+        ``FACING``) leave it no room either way: a box in a slot narrower
+        than itself is crushed. Where either is a body pinned in turn (a
+        row, a crushed body whose velocity was stopped) or what pinned it
+        is not known, they are assumed to close."""
         for body, pusher, push in ((b, a, normal), (a, b, -normal)):
             if body.static:
                 continue
             bit = _direction_bits(normal)[1 if body is b else 0]
-            pinner = self.pinners.get((body.entity, bit))
-            if (pinner is None or not (pusher.static and pinner.static)
+            pinning = self.pinners.get((body.entity, bit))
+            if pinning is None:
+                return True
+            pinner, off = pinning
+            if (not (pusher.static and pinner.static) or push.dot(off) <= -FACING
                     or (own_velocity(pusher) - own_velocity(pinner)).dot(push) > 0.0):
                 return True
         return False

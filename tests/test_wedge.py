@@ -158,3 +158,22 @@ def test_a_body_exactly_as_tall_as_a_corridor_walks_through_it(make_world: MakeW
     assert crushed == []
     assert position(world, body).x == pytest.approx(60.0 * 30 * DT)
     assert position(world, body).y == pytest.approx(20.0, abs=SINK)
+
+
+@pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
+def test_a_body_in_a_still_slot_narrower_than_itself_is_crushed_and_centred(make_world: MakeWorld, round_: bool) -> None:
+    # Nothing closes, yet nothing leaves room: two still walls whose faces
+    # (x = 40 and x = 46) face each other, 6 px apart, and a 10 px body put
+    # between them. The two pushes are exactly opposed, so it is crushed
+    # every step and centred between the faces: x = (40 + 46) / 2 - 5 = 38.
+    world = make_world()
+    world.create_entity(Transform((0.0, 0.0)), Collider((40.0, 100.0), type=ColliderType.STATIC))
+    world.create_entity(Transform((46.0, 0.0)), Collider((40.0, 100.0), type=ColliderType.STATIC))
+    shape = Shape.CIRCLE if round_ else Shape.BOX
+    body = world.create_entity(Transform((37.0, 50.0)), Collider((10.0, 10.0), shape=shape), Physics())
+    crushed: list[int] = []
+    world.on_crush(crushed.append)
+    for step in range(1, 11):
+        world.step(DT)
+        assert crushed == [body] * step
+        assert position(world, body).x == pytest.approx(38.0, abs=1e-6)
