@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import struct
+import wave
+from pathlib import Path
+
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
@@ -50,3 +54,13 @@ def momentum(world: World, entities: list[int]):
     for e in entities:
         total += velocity(world, e) * world.component_for_entity(e, Physics).mass
     return total
+
+
+def write_wav(path: Path, seconds: float = 0.05, rate: int = 22050) -> Path:
+    """A short mono 16-bit sawtooth WAV file at ``path`` (``seconds`` long, ``rate`` Hz)."""
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(b"".join(struct.pack("<h", (i % 50) * 400 - 10000) for i in range(int(seconds * rate))))
+    return path

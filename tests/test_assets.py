@@ -3,8 +3,6 @@ the file, or draws it safely: fonts, text, camera, animation, images, sound."""
 
 import math
 import os
-import struct
-import wave
 
 import pygame
 import pytest
@@ -18,6 +16,7 @@ from ecs import Audio, Camera, Game, Label, SpriteSheet, World, load_image
 from systems import AnimationSystem, render_text
 from systems.camera import visible_parts
 from systems.debug import Gizmos
+from helpers import write_wav
 
 FONT = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
 
@@ -516,15 +515,6 @@ def test_picking_frames_with_non_int_indices_is_refused():
 
 
 # Sound -------------------------------------------------------------------------------------------
-
-def write_wav(path, seconds=0.05, rate=22050):
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(rate)
-        out.writeframes(b"".join(struct.pack("<h", (i % 50) * 400 - 10000) for i in range(int(seconds * rate))))
-    return path
-
 
 def unreadable_sounds(tmp_path):
     files = bad_files(tmp_path, ".wav")

@@ -1,24 +1,14 @@
 """Audio: plays on a device, and is silent, never failing, without one."""
 
 import os
-import struct
 import subprocess
 import sys
-import wave
 
 import pygame
 import pytest
 
 from ecs import Audio
-
-
-def write_wav(path, seconds=0.05, rate=22050):
-    with wave.open(str(path), "wb") as out:
-        out.setnchannels(1)
-        out.setsampwidth(2)
-        out.setframerate(rate)
-        out.writeframes(b"".join(struct.pack("<h", (i % 50) * 400 - 10000) for i in range(int(seconds * rate))))
-    return path
+from helpers import write_wav
 
 
 def test_without_an_audio_device_everything_is_quietly_a_no_op(tmp_path, monkeypatch):
