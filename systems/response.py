@@ -362,8 +362,13 @@ def centre_crushed(state: Resolution, collision: CollisionSystem, before: Squeez
             move[axis] = squeeze[0]
             body.transform.position.update(body.transform.position + move)
             body.sync()
-            if body.physics is not None:  # it moves with the faces: no speed of its own to bounce between them
-                body.physics.velocity[axis] = squeeze[1] - body.frame[axis]
+            if body.physics is not None:
+                # It moves with the faces: no faster than the faster nor slower
+                # than the slower, so it neither bounces between them nor is
+                # flung off one that stays when the other draws back.
+                slow, fast = sorted(squeeze[1:])
+                speed = min(max(body.physics.velocity[axis] + body.frame[axis], slow), fast)
+                body.physics.velocity[axis] = speed - body.frame[axis]
         for other, normal in held:
             first, second = _ordered(body, other)
             squeezes[(first.entity, second.entity)] = Vector2(normal if first is body else -normal)
@@ -391,12 +396,12 @@ def _holds_still(state: Resolution, body: Body) -> bool:
     return not body.trigger and (body.static or body.entity in state.pinned or body.entity in state.crushed)
 
 
-def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> tuple[float, float] | None:
+def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> tuple[float, float, float] | None:
     """How far (px) to move ``body`` along ``axis`` (0 x, 1 y) to put it
     between the ``held`` colliders (each with the direction from the body to
-    it) that lie on either side of it along that axis, and the speed (px/s)
-    along the axis of where it is put; None when they leave it room, or
-    nothing lies on one side. Between STATICs that leave it no room it goes
+    it) that lie on either side of it along that axis, and the speeds (px/s)
+    along the axis of the two faces it is put between; None when they leave
+    it room, or nothing lies on one side. Between STATICs that leave it no room it goes
     midway between them (the bodies squeezed with it overlap it); else
     midway between what presses it, but never into a STATIC: flush with one
     when bodies that can move press it from the other side."""
@@ -412,18 +417,18 @@ def _squeeze(body: Body, held: list[tuple[Body, Vector2]], axis: int) -> tuple[f
     first = max((entry for entry in sides[0] if entry[1]), default=(-math.inf, True, 0.0))
     last = min((entry for entry in sides[1] if entry[1]), default=(math.inf, True, 0.0))
     if first[0] > last[0]:
-        return (first[0] + last[0]) / 2, (first[2] + last[2]) / 2
+        return (first[0] + last[0]) / 2, first[2], last[2]
     if not sides[0] or not sides[1]:
         return None
     low, high = max(sides[0]), min(sides[1])
     if low[0] <= high[0]:
         return None
-    middle = ((low[0] + high[0]) / 2, (low[2] + high[2]) / 2)
-    if middle[0] < first[0]:  # never into a STATIC to make room for a body that can move
-        return first[0], first[2]
-    if middle[0] > last[0]:
-        return last[0], last[2]
-    return middle
+    middle = (low[0] + high[0]) / 2
+    if middle < first[0]:  # never into a STATIC to make room for a body that can move
+        return first[0], first[2], first[2]
+    if middle > last[0]:
+        return last[0], last[2], last[2]
+    return middle, low[2], high[2]
 
 
 def overlap_span(body: Body, other: Body, axis: int) -> tuple[float, float] | None:

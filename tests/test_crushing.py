@@ -75,6 +75,32 @@ def test_a_player_under_a_falling_block_stays_under_it_and_is_crushed_each_step(
             assert centre == pytest.approx(190, abs=0.5), n  # standing on the floor
 
 
+@pytest.mark.parametrize("speed", [120.0, 600.0])
+@pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
+def test_a_player_freed_by_a_press_going_back_up_is_not_flung_off_the_floor(make_world, round_, speed):
+    # The block above comes down 2 px a step for 45 steps: its bottom at
+    # 190 leaves 10 px, and the 20 px player is crushed. Then it goes back
+    # up at ``speed``. The floor stays still, so nothing gives the player
+    # upward speed: it is at most the floor's 0 while crushed, and once free
+    # it stands on the floor, its top at y = 180 (never higher: a body
+    # squeezed between a still face and one drawing back is not pushed off
+    # the still one).
+    world = make_world(gravity=(0, G))
+    world.create_entity(Transform((-500, 200)), Collider((1000, 40), type=STATIC))
+    block = world.create_entity(Transform((0, 0)), Collider((40, 100), type=STATIC), Physics(velocity=(0, 120)))
+    x, w = (10.0, 20.0) if round_ else (15.0, 10.0)
+    player = mover(world, x, 180, w, 20, round_)
+    crushed = listen(world)
+    for _ in range(45):
+        world.step(DT)
+    assert crushed, "the press closed to 10 px over a 20 px player"
+    world.component_for_entity(block, Physics).velocity.y = -speed
+    for _ in range(60):
+        world.step(DT)
+        assert velocity(world, player).y >= 0.0
+        assert position(world, player).y >= 180 - 1e-6
+
+
 @pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
 def test_a_rider_on_a_lift_rising_into_a_ceiling_stays_between_them(make_world, round_):
     # Ceiling bottom y = 10; a 60 × 10 lift at x 0..60 rises at 120 px/s from
