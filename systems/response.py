@@ -209,7 +209,8 @@ class ResponseSystem(esper.Processor):
             # inside level geometry because its pile used up its pushes.
             capped = not (body_a.static or body_b.static) and max(pushes.get(a, 0), pushes.get(b, 0)) >= PUSHES_PER_BODY
             if done >= self.max_iterations or capped:
-                if contact.depth > GIVE_UP_DEPTH:
+                # A crushed body is left overlapping on purpose: nothing to warn of.
+                if contact.depth > GIVE_UP_DEPTH and a not in state.crushed and b not in state.crushed:
                     self._warn_once(a, b, contact.depth)
                 continue
             rounds[(a, b)] = done + 1

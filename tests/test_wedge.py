@@ -177,3 +177,21 @@ def test_a_body_in_a_still_slot_narrower_than_itself_is_crushed_and_centred(make
         world.step(DT)
         assert crushed == [body] * step
         assert position(world, body).x == pytest.approx(38.0, abs=1e-6)
+
+
+def test_a_crushed_body_left_overlapping_is_not_warned_of(make_world: MakeWorld, caplog: pytest.LogCaptureFixture) -> None:
+    # The README's vice: two walls closing 2 px a step each on a 10 px nut;
+    # a crush leaves it overlapping on purpose, so the push-out's "still
+    # overlap … resolution may be incomplete" warning must not appear.
+    world = make_world()
+    for x, vx in ((500.0, 120.0), (560.0, -120.0)):
+        world.create_entity(Transform((x, 300.0)), Collider((20.0, 40.0), type=ColliderType.STATIC),
+                            Physics(velocity=(vx, 0.0)))
+    nut = world.create_entity(Transform((535.0, 315.0)), Collider((10.0, 10.0)), Physics())
+    crushed: list[int] = []
+    world.on_crush(crushed.append)
+    with caplog.at_level("WARNING"):
+        for _ in range(12):
+            world.step(DT)
+    assert nut in crushed
+    assert "still overlap" not in caplog.text
