@@ -364,11 +364,13 @@ def centre_crushed(state: Resolution, collision: CollisionSystem, before: Squeez
             body.transform.position.update(body.transform.position + move)
             body.sync()
             if body.physics is not None:
-                # It moves with the faces: no faster than the faster nor slower
-                # than the slower, so it neither bounces between them nor is
-                # flung off one that stays when the other draws back.
-                slow, fast = sorted(squeeze[1:])
-                speed = min(max(body.physics.velocity[axis] + body.frame[axis], slow), fast)
+                # It moves with the faces: at their mean speed while they close
+                # (no speed of its own to bounce between them); while they draw
+                # apart, no faster than the faster nor slower than the slower,
+                # so it is not flung off the one that stays.
+                low, high = squeeze[1], squeeze[2]  # the faces' speeds below and above it along the axis
+                own = body.physics.velocity[axis] + body.frame[axis]
+                speed = (low + high) / 2 if low >= high else min(max(own, low), high)
                 body.physics.velocity[axis] = speed - body.frame[axis]
         for other, normal in held:
             first, second = _ordered(body, other)
