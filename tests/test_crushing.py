@@ -45,6 +45,18 @@ def listen(world: World) -> list[int]:
 
 # -- the issue's crusher: a block coming down on a player on a long floor ------
 
+def press_scene(make_world, round_):
+    """A 1,000 px floor (top y = 200), a 40 × 100 STATIC block at x 0..40
+    coming down at 120 px/s, and a 10 × 20 player at x 15 (or a 20 px disc
+    at x 10) standing on the floor under it: (world, block, player, player's
+    x, the crushed list on_crush fills)."""
+    world = make_world(gravity=(0, G))
+    world.create_entity(Transform((-500, 200)), Collider((1000, 40), type=STATIC))
+    block = world.create_entity(Transform((0, 0)), Collider((40, 100), type=STATIC), Physics(velocity=(0, 120)))
+    x, w = (10.0, 20.0) if round_ else (15.0, 10.0)
+    return world, block, mover(world, x, 180, w, 20, round_), x, listen(world)
+
+
 @pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
 def test_a_player_under_a_falling_block_stays_under_it_and_is_crushed_each_step(make_world, round_):
     # Floor top y = 200, 1,000 px long; block 40 × 100 at x 0..40 coming down
@@ -54,12 +66,7 @@ def test_a_player_under_a_falling_block_stays_under_it_and_is_crushed_each_step(
     # smaller than its 20 px from n = 41 on: from then on it is crushed every
     # step, its centre midway between the block's bottom and the floor's top,
     # y = (100 + 2n + 200) / 2, and it is never pushed sideways (x stays).
-    world = make_world(gravity=(0, G))
-    world.create_entity(Transform((-500, 200)), Collider((1000, 40), type=STATIC))
-    block = world.create_entity(Transform((0, 0)), Collider((40, 100), type=STATIC), Physics(velocity=(0, 120)))
-    x, w = (10.0, 20.0) if round_ else (15.0, 10.0)
-    player = mover(world, x, 180, w, 20, round_)
-    crushed = listen(world)
+    world, block, player, x, crushed = press_scene(make_world, round_)
     for n in range(1, 51):
         crushed.clear()
         world.step(DT)
@@ -85,12 +92,7 @@ def test_a_player_freed_by_a_press_going_back_up_is_not_flung_off_the_floor(make
     # it stands on the floor, its top at y = 180 (never higher: a body
     # squeezed between a still face and one drawing back is not pushed off
     # the still one).
-    world = make_world(gravity=(0, G))
-    world.create_entity(Transform((-500, 200)), Collider((1000, 40), type=STATIC))
-    block = world.create_entity(Transform((0, 0)), Collider((40, 100), type=STATIC), Physics(velocity=(0, 120)))
-    x, w = (10.0, 20.0) if round_ else (15.0, 10.0)
-    player = mover(world, x, 180, w, 20, round_)
-    crushed = listen(world)
+    world, block, player, x, crushed = press_scene(make_world, round_)
     for _ in range(45):
         world.step(DT)
     assert crushed, "the press closed to 10 px over a 20 px player"
