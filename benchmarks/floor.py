@@ -28,10 +28,11 @@ import numpy as np
 from benchmarks.arena import DT, build_world, make_scene, run_ours, run_pymunk
 from components import ColliderType
 from ecs import World
-from systems import sweepkernel, sweeptable
-from systems.bodytable import read_arrays
-from systems.geometry import TIES
-from systems.pairkernel import grid_pairs
+from systems.physics._kernels import sweep as sweepkernel
+from systems.physics._stages import compiled_sweep as sweeptable
+from systems.physics._bodies.table import read_arrays
+from systems.physics._shapes.geometry import TIES
+from systems.physics._kernels.pairs import grid_pairs
 
 PASSES = ("move", "validate", "read", "write back", "pairs kernel", "sweep kernel")
 

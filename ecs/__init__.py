@@ -24,11 +24,11 @@ from ecs.world import (
     System,
     World,
 )
-from systems.camera import Camera
-from systems.contact import Contact
-from systems.debug import Gizmos
-from systems.queries import RayHit
-from systems.text import Label
+from systems.game.camera import Camera
+from systems.physics._shapes.contact import Contact
+from systems.game.debug import Gizmos
+from systems.physics.queries import RayHit
+from systems.game.text import Label
 
 __all__ = [
     "Audio",

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import esper
 from pygame import Vector2
 
-from systems.contact import Contact
-
-if TYPE_CHECKING:
-    from ecs.world import World
+from systems.physics._shapes.contact import Contact
+from systems.physics.collision import CollisionSystem
+from systems.physics.response import ResponseSystem
 
 __all__ = ["Between", "CollisionEvents", "CollisionHandler", "StepErrors", "Subscription", "orient"]
 
@@ -112,6 +111,25 @@ def orient(contact: Contact, categories: tuple[int, int], between: Between | Non
     return None
 
 
+class EventsWorld(Protocol):
+    """What ``CollisionEvents`` needs of its World (typed so, the World
+    that installs it need not be imported here)."""
+
+    name: str
+    collision: CollisionSystem
+    response: ResponseSystem
+    #: This step's ``StepErrors`` (None between steps).
+    _errors: StepErrors | None
+
+    @property
+    def contacts(self) -> list[Contact]:
+        """This step's contacts."""
+        ...
+
+    def _enter(self) -> None:
+        """Make this World esper's current one."""
+
+
 class CollisionEvents(esper.Processor):
     """Calls the World's collision handlers after Response.
 
@@ -123,7 +141,7 @@ class CollisionEvents(esper.Processor):
     ``crush`` handlers get each entity crushed this step, first.
     """
 
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: EventsWorld) -> None:
         self.world = world
         self.begin: list[Subscription] = []
         self.every: list[Subscription] = []

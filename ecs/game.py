@@ -16,9 +16,9 @@ from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
 from ecs.timestep import FixedTimestep
 from ecs.world import World
-from systems.camera import Camera
-from systems.debug import DebugOverlay
-from systems.render import RenderSystem
+from systems.game.camera import Camera
+from systems.game.debug import DebugOverlay
+from systems.game.render import RenderSystem
 
 __all__ = ["Game", "DrawSystem"]
 

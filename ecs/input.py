@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import pygame
 from pygame import Vector2
 
-from systems.camera import Camera
+from systems.game.camera import Camera
 
 __all__ = ["Input"]
 

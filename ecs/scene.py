@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import pygame
 
 from ecs.input import Input
 from ecs.world import World
-from systems.animation import ANIMATION_PRIORITY, AnimationSystem
-from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
-from systems.debug import Gizmos
-from systems.render import RenderSystem
-from systems.text import TextSystem
+from systems.game.animation import ANIMATION_PRIORITY, AnimationSystem
+from systems.game.camera import CAMERA_PRIORITY, Camera, CameraSystem
+from systems.game.debug import Gizmos
+from systems.game.render import RenderSystem
+from systems.game.text import TextSystem
 
-if TYPE_CHECKING:
-    from ecs.game import Game
 
-__all__ = ["DrawSystem", "Scene"]
+__all__ = ["DrawSystem", "Scene", "SceneStack"]
 
 
 class DrawSystem(Protocol):
@@ -26,6 +24,28 @@ class DrawSystem(Protocol):
     frame (an ``esper.Processor`` subclass, or anything with that method)."""
 
     def process(self, surface: pygame.Surface, alpha: float) -> None: ...
+
+
+class SceneStack(Protocol):
+    """What a scene sees of the ``Game`` whose stack holds it (``Scene.game``):
+    the stack's three moves and the frame counters. (Typed as a Protocol so
+    that scenes don't import the Game built on them; at run time it is the
+    Game itself.)"""
+
+    screen: pygame.Surface
+    headless: bool
+    running: bool
+    frames: int
+    steps: int
+
+    def push(self, scene: Scene) -> None:
+        """Put ``scene`` on top of the stack (it enters; the one below pauses)."""
+
+    def pop(self) -> None:
+        """Take the top scene off (it exits; the one below resumes)."""
+
+    def replace(self, scene: Scene) -> None:
+        """Swap the top scene for ``scene``."""
 
 
 class Scene:
@@ -65,10 +85,10 @@ class Scene:
         self.add_draw_system(self.renderer, priority=100)
         self.add_draw_system(self.text, priority=50)
         self.background = background
-        self._game: Game | None = None
+        self._game: SceneStack | None = None
 
     @property
-    def game(self) -> Game:
+    def game(self) -> SceneStack:
         """The Game whose stack holds this scene."""
         if self._game is None:
             raise RuntimeError(f"{type(self).__name__} is not on a Game's scene stack")

@@ -8,7 +8,7 @@
   a frame blits a handful of images and a map of any size costs the memory
   of what is on screen;
 - the solid tiles into STATIC colliders merged into as few rectangles as the
-  map allows (``systems.tilemerge``), so a 200×50 level costs the collision
+  map allows (``systems.game._tilemerge``), so a 200×50 level costs the collision
   pipeline a few hundred bodies, and a body slides along merged tiles as it
   would along single ones;
 - every object of the object layers into whatever entity the factory for its
@@ -67,7 +67,7 @@ from components import ALL, Collider, ColliderType, Shape, Side, Transform
 from components.sprite import TileChunks
 from ecs.images import load_image
 from ecs.world import World
-from systems.tilemerge import merge_tiles
+from systems.game._tilemerge import merge_tiles
 
 __all__ = [
     "CATEGORY", "MASK", "MapError", "MapObject", "ONE_WAY", "ObjectFactory", "RAMP", "RAMP_CORNERS", "SOLID", "TileMap",
@@ -267,8 +267,6 @@ def _delete_since(world: World, first: int) -> None:
 
 
 # ----------------------------------------------------------------------------- reading the file
-
-
 
 
 def _parse(path: str) -> tuple[Any, list[set[int]]]:

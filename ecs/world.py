@@ -18,13 +18,13 @@ from components import ALL, Collider, Physics, Transform
 from components import limits
 from components._checks import area_size, vector_within
 from ecs.events import Between, CollisionEvents, CollisionHandler, StepErrors, Subscription
-from systems.collision import CollisionSystem
-from systems.contact import Contact
-from systems.movement import MovementSystem
-from systems.resolution import CollisionFilter
-from systems.queries import RayHit, SpatialQueries
-from systems.response import ResponseSystem
-from systems.riders import Rides
+from systems.physics.collision import CollisionSystem
+from systems.physics._shapes.contact import Contact
+from systems.physics.movement import MovementSystem
+from systems.physics._solver.resolution import CollisionFilter
+from systems.physics.queries import RayHit, SpatialQueries
+from systems.physics.response import ResponseSystem
+from systems.physics._solver.riders import Rides
 
 __all__ = [
     "World", "System", "CollisionHandler",

@@ -1,50 +1,25 @@
-"""Systems: esper processors that run the collision pipeline (plus its geometry and the tile
-merge), and those that animate, follow with the camera and draw."""
+"""Systems: the esper processors a World runs. The collision pipeline (``systems.physics``:
+Movement, Collision, Response, and the spatial queries) and the game layer (``systems.game``:
+animation, camera, drawing, text, the debug overlay). This module exports the systems and their
+priorities; the data they hand the game (Camera, Contact, Label, RayHit, Gizmos) is exported
+by ``ecs``, with the World."""
 
 import os
 
 # pygame prints a banner on import; a library built on it stays quiet.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from systems.animation import ANIMATION_PRIORITY, AnimationSystem, advance
-from systems.broadphase import SpatialGrid
-from systems.camera import CAMERA_PRIORITY, Camera, CameraSystem
-from systems.collision import Body, CollisionSystem
-from systems.contact import Contact
-from systems.debug import DebugOverlay, Gizmos
-from systems.impulse import exchange_momentum, pool_adjacent
-from systems.movement import MovementSystem
-from systems.queries import RayHit, SpatialQueries
-from systems.render import ImageCache, RenderSystem, draw_shape, sprite_box
-from systems.response import ResponseSystem
-from systems.text import Label, TextSystem, render_text
-from systems.tilemerge import merge_tiles
+from systems.game.animation import ANIMATION_PRIORITY, AnimationSystem
+from systems.game.camera import CAMERA_PRIORITY, CameraSystem
+from systems.game.debug import DebugOverlay
+from systems.game.render import RenderSystem
+from systems.game.text import TextSystem
+from systems.physics.collision import CollisionSystem
+from systems.physics.movement import MovementSystem
+from systems.physics.queries import SpatialQueries
+from systems.physics.response import ResponseSystem
 
 __all__ = [
-    "ANIMATION_PRIORITY",
-    "AnimationSystem",
-    "Body",
-    "CAMERA_PRIORITY",
-    "Camera",
-    "CameraSystem",
-    "CollisionSystem",
-    "Contact",
-    "DebugOverlay",
-    "Gizmos",
-    "ImageCache",
-    "Label",
-    "MovementSystem",
-    "RayHit",
-    "RenderSystem",
-    "ResponseSystem",
-    "SpatialGrid",
-    "SpatialQueries",
-    "TextSystem",
-    "advance",
-    "draw_shape",
-    "exchange_momentum",
-    "merge_tiles",
-    "pool_adjacent",
-    "render_text",
-    "sprite_box",
+    "ANIMATION_PRIORITY", "AnimationSystem", "CAMERA_PRIORITY", "CameraSystem", "CollisionSystem",
+    "DebugOverlay", "MovementSystem", "RenderSystem", "ResponseSystem", "SpatialQueries", "TextSystem",
 ]

@@ -5,7 +5,8 @@ import pytest
 
 from components import Animation, Animator, Sprite, Transform
 from ecs import SpriteSheet, World, load_image
-from systems import AnimationSystem, advance
+from systems import AnimationSystem
+from systems.game.animation import advance
 
 STEP = 1 / 60
 

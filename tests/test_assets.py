@@ -13,9 +13,10 @@ from pygame import Vector2
 from components import Animation, Animator, Collider, ColliderType, Shape, Sprite, Text, Transform, limits
 from components.text import printable
 from ecs import Audio, Camera, Game, Label, SpriteSheet, World, load_image
-from systems import AnimationSystem, render_text
-from systems.camera import visible_parts
-from systems.debug import Gizmos
+from systems import AnimationSystem
+from systems.game.text import render_text
+from systems.game.camera import visible_parts
+from systems.game.debug import Gizmos
 from helpers import write_wav
 
 FONT = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
@@ -281,7 +282,7 @@ def test_the_overlay_draws_huge_colliders_at_the_cost_of_the_screen(monkeypatch)
     # height: a 10**7 px circle's outline took 40 s a frame. Those must reach
     # pygame no larger than LARGE_SHAPE px or cut to the screen; a polygon's
     # outline is lines, which pygame clips.
-    from systems.camera import LARGE_SHAPE
+    from systems.game.camera import LARGE_SHAPE
 
     def bounded(draw, outlines_too):
         def check(surface, color, shape, width=0):
@@ -605,7 +606,7 @@ def test_a_zoomed_or_stretched_image_sprite_is_cut_to_the_screen_before_it_is_sc
 def test_a_sprite_of_a_huge_collider_is_filled_at_the_cost_of_the_screen(monkeypatch):
     # A filled polygon 2**31 px high took pygame a minute: a sprite on a
     # 10**7 px ramp must reach pygame cut to the screen.
-    from systems.camera import LARGE_SHAPE
+    from systems.game.camera import LARGE_SHAPE
     polygon = pygame.draw.polygon
 
     def bounded(surface, color, points, width=0):

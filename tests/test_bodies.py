@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
-from systems.broadphase import SpatialGrid
-from systems.collision import INELASTIC, LAYERED, MOVING_STATIC, ONE_WAY, SHAPED, TRIGGER, _kinds_of
+from systems.physics._broad.grid import SpatialGrid
+from systems.physics._bodies.kinds import INELASTIC, LAYERED, MOVING_STATIC, ONE_WAY, SHAPED, TRIGGER, kinds_of
 
 DT = 1 / 60
 
@@ -148,7 +148,7 @@ def test_kinds_read_a_field_at_a_time_are_the_kinds_read_body_by_body(items):
     for collider, physics in items:
         expected |= kind_bits(collider, physics)
     colliders_, physics_ = [c for c, _ in items], [p for _, p in items]
-    assert _kinds_of([c.type for c in colliders_], colliders_, physics_) == expected
+    assert kinds_of([c.type for c in colliders_], colliders_, physics_) == expected
 
 
 @given(st.lists(st.tuples(st.integers(1, 30), st.floats(-300, 300), st.floats(-300, 300), st.floats(0, 90),

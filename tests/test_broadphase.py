@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from components import ALL, Collider, ColliderType, Shape, Side, Transform
 from helpers import DT, box, position, run, velocity, wall
-from systems.broadphase import SpatialGrid, choose_cell_size
+from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 
 boxes = st.lists(
     st.tuples(

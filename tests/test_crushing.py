@@ -23,8 +23,8 @@ from components import Collider, ColliderType, Physics, Shape, Transform
 from ecs import World
 from helpers import DT, position, velocity, wall
 from test_properties import arena, populate
-from systems.narrowphase import CORNERS
-from systems.triangle import circle_triangle_penetration
+from systems.physics._shapes.narrowphase import CORNERS
+from systems.physics._shapes.triangle import circle_triangle_penetration
 
 G = 980.0  # px/s²
 STATIC = ColliderType.STATIC
@@ -349,7 +349,7 @@ def centre_inside(point: Vector2, box, shape: Shape) -> float:
 def squeezed(world: World, entity: int, press: int, statics, anvils: list[int]) -> bool:
     """Whether the body overlaps the press and one of ``anvils`` (the floor
     and ramps) by more than TOLERANCE, as shapes."""
-    from systems.narrowphase import overlap
+    from systems.physics._shapes.narrowphase import overlap
 
     collider = world.component_for_entity(entity, Collider)
     box = (*position(world, entity), *collider.size)

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
-from systems import jit
-from systems.broadphase import CROWD, SpatialGrid
+from systems.physics._kernels import jit
+from systems.physics._broad.grid import CROWD, SpatialGrid
 
 
 def _touch(a, b):
@@ -115,7 +115,7 @@ def test_a_crowded_cell_reports_every_pair_with_a_static_trigger_or_level_geomet
 def test_the_kernel_gives_a_crowded_cells_pairs_as_the_grid_does(items, cell, shuffle):
     # The kernel knows STATICs (skip) and level geometry, not TRIGGERs (a
     # scene with TRIGGERs runs the grid): group 2 is read as an ordinary mover.
-    from systems.pairkernel import DONE, grid_pairs
+    from systems.physics._kernels.pairs import DONE, grid_pairs
 
     items = [item if item[4] != 2 else (*item[:4], 0) for item in items]
     grid = SpatialGrid(cell)

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from components import Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 from helpers import DT, position, velocity, wall
-from systems.resolution import Resolution
+from systems.physics._solver.resolution import Resolution
 
 G = 980.0  # px/s²
 VERTEX = G * DT * DT / 8  # px: how far a dropped body's parabola peaks above its drop point (0.034 px)
@@ -146,7 +146,7 @@ SIDE = 240.0  # px, inside of the arena
 WALL = 60.0  # px, thicker than any body moves in a step here (900 px/s = 15 px)
 SPEED = 900.0  # px/s, top speed of a body at the start
 LIFT = 60.0  # px/s, top speed of a lift (U)
-SLOP = 0.01  # px (systems.continuous.SWEEP_SLOP)
+SLOP = 0.01  # px (systems.physics._stages.sweep.SWEEP_SLOP)
 
 body_specs = st.lists(
     st.tuples(

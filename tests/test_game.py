@@ -159,7 +159,7 @@ def test_triangles_are_drawn_as_the_half_box_they_collide_with(shape, filled, em
     # point 5 px from that corner's vertical edge, 5 px from the box's far
     # edge, lies inside); the opposite corner's point lies outside.
     from components import ColliderType, Shape
-    from systems.debug import COLORS
+    from systems.game.debug import COLORS
 
     game = Game(World(), size=(400, 200), headless=True, background=(0, 0, 0))  # the overlay's panel is top right
     game.world.create_entity(Transform((0, 0)), Collider((40, 40), type=ColliderType.STATIC, shape=Shape[shape]),

@@ -3,7 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from systems.geometry import axis_overlap, box_contact, boxes_overlap, directional_gap, union_box
+from systems.physics._shapes.geometry import axis_overlap, box_contact, boxes_overlap, directional_gap, union_box
 
 
 def test_axis_overlap_is_overlap_length_or_negative_gap():

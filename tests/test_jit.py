@@ -17,11 +17,10 @@ from types import ModuleType
 
 import pytest
 
-import systems.jit
-from systems import jit
-
+import systems.physics._kernels.jit
+from systems.physics._kernels import jit
 PROBE = '''
-from systems.jit import kernel
+from systems.physics._kernels.jit import kernel
 
 
 @kernel
@@ -44,7 +43,7 @@ def test_the_known_switch_values_and_unset(value, expected):
 def test_importing_the_kernels_with_an_unknown_switch_value_fails(monkeypatch):
     # The module reads the variable when imported: run a copy of it.
     monkeypatch.setenv("ECS_ARCADE_JIT", "true")
-    spec = importlib.util.spec_from_file_location("jit_with_a_typo", systems.jit.__file__)
+    spec = importlib.util.spec_from_file_location("jit_with_a_typo", systems.physics._kernels.jit.__file__)
     assert spec is not None and spec.loader is not None
     with pytest.raises(ValueError, match="ECS_ARCADE_JIT.*'true'"):
         spec.loader.exec_module(importlib.util.module_from_spec(spec))
@@ -103,7 +102,7 @@ def test_a_corrupted_cache_that_cannot_be_removed_is_compiled_without_caching(tm
     def refuse(path: str) -> None:
         raise PermissionError(13, "Permission denied", path)
 
-    monkeypatch.setattr(systems.jit.os, "remove", refuse)
+    monkeypatch.setattr(systems.physics._kernels.jit.os, "remove", refuse)
     with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
         assert load_probe(tmp_path).add_one(41) == 42
     lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]

@@ -1,4 +1,4 @@
-"""The compiled broad phase (systems.pairkernel) finds the grid's pairs.
+"""The compiled broad phase (systems.physics._kernels.pairs) finds the grid's pairs.
 
 ``SpatialGrid.pairs`` is the reference: for any boxes, STATICs to skip,
 level geometry and cell size, ``grid_pairs`` must return the same set of
@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
-from systems import jit
-from systems.broadphase import CROWD, SpatialGrid
-from systems.pairkernel import DONE, FULL, SPREAD, _distinct_pairs, grid_pairs, group_by_row
+from systems.physics._kernels import jit
+from systems.physics._broad.grid import CROWD, SpatialGrid
+from systems.physics._kernels.pairs import DONE, FULL, SPREAD, _distinct_pairs, grid_pairs, group_by_row
 
 pytestmark = pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 

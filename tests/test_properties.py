@@ -175,7 +175,7 @@ def test_ramps_in_the_arena_corners_keep_bodies_out_of_them_and_stay_still(conti
     # its corners (a bowl): every body ends outside every triangle (within
     # the 0.5 px touching tolerance), inside the arena, finite, and the
     # triangles never move.
-    from systems.triangle import box_overlaps_triangle, circle_triangle_penetration
+    from systems.physics._shapes.triangle import box_overlaps_triangle, circle_triangle_penetration
 
     world = World(gravity=gravity, continuous=continuous)
     walls = arena(world)
@@ -209,7 +209,7 @@ def inside_ramp(world, entity, ramps) -> bool:
     walls, is pushed out the nearest way, through a leg into a wall, and is
     then crushed between the two: the push-out resolves one pair at a time.
     The property is about bodies that start outside.)"""
-    from systems.triangle import box_overlaps_triangle, circle_triangle_penetration
+    from systems.physics._shapes.triangle import box_overlaps_triangle, circle_triangle_penetration
 
     p, collider = position(world, entity), world.component_for_entity(entity, Collider)
     w, h = collider.size

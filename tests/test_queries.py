@@ -14,7 +14,7 @@ from pygame import Vector2
 
 from components import ALL, Collider, ColliderType, Shape, Transform
 from ecs import World
-from systems.queries import SpatialQueries, cells_on_segment, raycast_box, raycast_circle
+from systems.physics.queries import SpatialQueries, cells_on_segment, raycast_box, raycast_circle
 
 
 def static(world, x, y, w, h, **options):
@@ -150,7 +150,7 @@ def test_cast_box_finds_every_collider_a_test_of_each_finds(specs, start, end, s
     # Through the grid (walking the cells on the path, or looking at every
     # occupied cell when those are fewer) a cast meets exactly the colliders
     # that testing each one in turn meets, at the same fractions.
-    from systems.narrowphase import overlap, sweep
+    from systems.physics._shapes.narrowphase import overlap, sweep
 
     world, made = build(specs)
     start, end, size = Vector2(start), Vector2(end), Vector2(size)

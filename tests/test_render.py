@@ -7,8 +7,8 @@ from components import Collider, Physics, Sprite, Transform
 from components.sprite import TileChunks
 from ecs import World
 from ecs.tiled import load_map
-from systems.camera import Camera
-from systems.render import RenderSystem
+from systems.game.camera import Camera
+from systems.game.render import RenderSystem
 
 RED, BLUE, BLACK = (255, 0, 0), (0, 0, 255), (0, 0, 0)
 

@@ -11,7 +11,7 @@ from pygame import Vector2
 
 from ecs import World
 from helpers import DT, box, position, run, velocity, wall
-from systems.resolution import SWEPT_COLUMNS, Resolution
+from systems.physics._solver.resolution import SWEPT_COLUMNS, Resolution
 
 
 def formula(ma, mb, va, vb, e):

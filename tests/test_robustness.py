@@ -193,7 +193,7 @@ def test_fast_and_huge_bodies_file_in_few_cells(make_world, speed):
     # small as the ordinary bodies need. The swept pipeline still stops the
     # falling bullet exactly on the floor's top (y = 100 − 10 = 90); the
     # discrete one lets it through, as it does anything that fast.
-    from systems.broadphase import LARGE_SPAN
+    from systems.physics._broad.grid import LARGE_SPAN
 
     world = make_world(gravity=(0, 980))
     floor = wall(world, -5e4, 100, 1e5, 1e5)
@@ -214,8 +214,8 @@ def test_a_pile_spawned_on_one_spot_spreads_out_with_bounded_work(make_world):
     # the pile spreads until no two boxes overlap by more than the push-out's
     # slop (0.01 px) within 120 steps. Boxes are 8 px; the area they need,
     # 150·64 px², fits in a disc of radius ~55 px: they end near the spot.
-    from systems.broadphase import CROWD
-    from systems.response import RESOLVE_SLOP
+    from systems.physics._broad.grid import CROWD
+    from systems.physics.response import RESOLVE_SLOP
 
     world = make_world()
     crates = [box(world, 1000, 1000, w=8) for _ in range(150)]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 from helpers import DT, box, kinetic_energy, momentum, position, run, velocity, wall
-from systems.impulse import pool_adjacent
+from systems.physics._solver.impulse import pool_adjacent
 
 speeds = st.floats(-3000, 3000, allow_nan=False)
 masses = st.floats(0.01, 100, allow_nan=False)

@@ -213,7 +213,7 @@ def test_nothing_tunnels_through_a_triangle_at_3000_px_s(shape, side, round_):
     # the triangle): it is never inside the triangle, and never past its far
     # side while still level with it.
     from ecs import World
-    from systems.triangle import box_overlaps_triangle, circle_triangle_penetration
+    from systems.physics._shapes.triangle import box_overlaps_triangle, circle_triangle_penetration
 
     world = World()
     ramp(world, 100, 100, 16, 16, shape)

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from pygame import Vector2
 
 from components import Shape
-from systems.geometry import boxes_overlap, swept_apart
-from systems.narrowphase import circle_box_penetration, circles_penetration, overlap, sweep
-from systems.sweep import sweep_boxes, sweep_circle_box, sweep_circles
+from systems.physics._shapes.geometry import boxes_overlap, swept_apart
+from systems.physics._shapes.narrowphase import circle_box_penetration, circles_penetration, overlap, sweep
+from systems.physics._shapes.impact import sweep_boxes, sweep_circle_box, sweep_circles
 
 
 def test_box_time_of_impact_is_gap_over_speed():

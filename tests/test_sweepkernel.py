@@ -1,6 +1,6 @@
-"""The compiled sweep stage (systems.sweepkernel) against the reference Sweeper.
+"""The compiled sweep stage (systems.physics._kernels.sweep) against the reference Sweeper.
 
-The kernel must compute exactly what ``systems.continuous.Sweeper`` computes:
+The kernel must compute exactly what ``systems.physics._stages.sweep.Sweeper`` computes:
 random scenes of the kind it covers are stepped through both, and every
 position, velocity and contact must be the same float, bit for bit, after
 every step. Scenes it does not cover must go to the reference.
@@ -16,11 +16,10 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-import systems.continuous as continuous
+import systems.physics._stages.sweep as continuous
 from components import Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
-from systems import sweepkernel
-
+from systems.physics._kernels import sweep as sweepkernel
 pytestmark = pytest.mark.skipif(not sweepkernel.ENABLED, reason="the kernel is off (ECS_ARCADE_JIT=0 or no numba)")
 
 SIDE = 240.0  # px, inside of the arena
@@ -264,7 +263,7 @@ def test_the_kernel_source_runs_as_plain_python_too(tmp_path: Path) -> None:
         "import random\n"
         "from components import Collider, ColliderType, Physics, Transform\n"
         "from ecs import World\n"
-        "from systems import sweepkernel\n"
+        "from systems.physics._kernels import sweep as sweepkernel\n"
         "world = World()\n"
         "for x, y, w, h in ((-40, -40, 200, 40), (-40, 120, 200, 40), (-40, 0, 40, 120), (120, 0, 40, 120)):\n"
         "    world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))\n"

@@ -5,7 +5,7 @@ import pytest
 
 from components import Text, Transform
 from ecs import Game, Label, World
-from systems import render_text
+from systems.game.text import render_text
 
 
 def lit(surface, rect):

@@ -7,7 +7,7 @@ from data.cave import cave
 from hypothesis import given
 from hypothesis import strategies as st
 
-from systems.tilemerge import merge_tiles
+from systems.game._tilemerge import merge_tiles
 
 
 def grid(*rows):

@@ -13,8 +13,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from pygame import Vector2
 
-from systems.geometry import box_contact
-from systems.triangle import (
+from systems.physics._shapes.geometry import box_contact
+from systems.physics._shapes.triangle import (
     BOTTOM_LEFT,
     BOTTOM_RIGHT,
     TOP_LEFT,

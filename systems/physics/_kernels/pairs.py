@@ -1,0 +1,359 @@
+"""The broad phase's pairs as a compiled kernel over the filed boxes (numba).
+
+``systems.physics._broad.grid.SpatialGrid.pairs`` is the reference. It reports every
+pair of filed boxes that overlap or touch, once, except pairs of two
+STATICs and pairs of two boxes filed as level geometry (the grid keeps them
+apart and never pairs them): a pair's intersection has its top-left corner
+in a cell both boxes are filed in, and only that cell reports it (Metanet,
+*N Tutorial A*). ``grid_pairs`` finds the same set over arrays, a row per
+body: boxes are filed by sorting (cell, row) records, pairs are found cell
+by cell with the same top-left rule, and boxes covering more than
+``LARGE_SPAN`` cells are tested against every box instead. A cell holding
+more than ``CROWD`` boxes is swept along x by kinds of box, as the grid
+does (``_crowd_pairs``; the grid counts only the boxes that are not level
+geometry, which changes the work, not the pairs): its work is the pairs
+found plus those whose x ranges overlap, never the square of its crowd. The pairs come out sorted
+(rows ascending); what the pipeline computes from them does not depend on
+their order.
+
+In a pile (``systems.physics._broad.grid.PILE``) the grid pairs the ordinary movers
+along a ring, and so does ``grid_pairs``: the same pairs (``_ring_pairs``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from systems.physics._broad.grid import CROWD, LARGE_SPAN, PILE
+from systems.physics._kernels.jit import helper, kernel
+
+__all__ = ["DONE", "FULL", "SPREAD", "grid_pairs", "group_by_row"]
+
+#: ``grid_pairs`` status: done; the pair buffer was full (call again with a
+#: larger ``capacity``); the boxes span too many cells to number them in 64
+#: bits (ask the grid).
+DONE, FULL, SPREAD = 0, 1, 2
+
+
+# First and last column and row of the cells a box covers (broadphase._span).
+# Restated, not imported from systems.physics._kernels.sweep: numba's disk cache is
+# invalidated only by changes to the cached function's own file.
+@helper
+def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
+    return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
+
+
+# Whether two boxes overlap or touch (broadphase._touch).
+@helper
+def _touch(boxes: Any, a: int, b: int) -> bool:
+    return bool(boxes[a, 0] <= boxes[b, 0] + boxes[b, 2] and boxes[b, 0] <= boxes[a, 0] + boxes[a, 2]
+                and boxes[a, 1] <= boxes[b, 1] + boxes[b, 3] and boxes[b, 1] <= boxes[a, 1] + boxes[a, 3])
+
+
+@helper
+def _is_pile(boxes: Any, rows: Any, size: float) -> bool:
+    """Whether a cell's ordinary movers ``rows`` make a pile
+    (broadphase._is_pile): more than CROWD of them, covering more than PILE
+    cells' area (each counted up to one cell's)."""
+    if rows.shape[0] <= CROWD:
+        return False
+    cell = size * size
+    total = 0.0
+    for row in rows:
+        total += min(boxes[row, 2] * boxes[row, 3], cell)
+    return total > PILE * cell
+
+
+# Z-order (Morton) key of a cell of a fine lattice (broadphase._morton).
+@helper
+def _morton(x: int, y: int) -> int:
+    key = 0
+    for bit in range(16):
+        key |= ((x >> bit) & 1) << (2 * bit) | ((y >> bit) & 1) << (2 * bit + 1)
+    return key
+
+
+@helper
+def _before(keys: Any, a: int, b: int) -> bool:
+    """Whether row a of ``keys`` (Morton key, spread, entity) sorts before row b."""
+    for column in range(3):
+        if keys[a, column] != keys[b, column]:
+            return bool(keys[a, column] < keys[b, column])
+    return False
+
+
+@kernel
+def _ring_pairs(boxes: Any, entities: Any, members: Any, size: float, shuffle: int, found: Any, count: int) -> int:
+    """A pile's pairs of ordinary movers ``members`` (broadphase._ring_pairs):
+    each with the next CROWD along the Z-order curve of their centres,
+    movers on one spot ordered by a hash of the entity and ``shuffle``; only
+    pairs that touch."""
+    rows = boxes.shape[0]
+    step = size / 16.0
+    m = members.shape[0]
+    movers = members.copy()
+    keys = np.empty((m, 3), np.int64)
+    for i in range(m):
+        row = movers[i]
+        x, y, w, h = boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3]
+        keys[i, 0] = _morton(int((x + w / 2) // step), int((y + h / 2) // step))
+        keys[i, 1] = (entities[row] * 2654435761 + shuffle * 40503) & 0xFFFFFFFF
+        keys[i, 2] = entities[row]
+    for i in range(1, m):  # insertion sort by key: a pile's movers are few
+        j = i
+        while j > 0 and _before(keys, j, j - 1):
+            for column in range(3):
+                keys[j, column], keys[j - 1, column] = keys[j - 1, column], keys[j, column]
+            movers[j], movers[j - 1] = movers[j - 1], movers[j]
+            j -= 1
+    reach = min(CROWD, m - 1)
+    for i in range(m):
+        for d in range(1, reach + 1):
+            if i + d < m and _touch(boxes, movers[i], movers[i + d]):
+                count = _emit(found, count, movers[i], movers[i + d], rows)
+    return count
+
+
+@helper
+def _report(boxes: Any, a: int, b: int, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+    """``_emit`` the pair (a, b) if it touches and the top-left corner of
+    its intersection is in the cell (cx, cy)."""
+    if not _touch(boxes, a, b):
+        return count
+    left, top = max(boxes[a, 0], boxes[b, 0]), max(boxes[a, 1], boxes[b, 1])
+    if math.floor(left / size) != cx or math.floor(top / size) != cy:
+        return count
+    return _emit(found, count, a, b, boxes.shape[0])
+
+
+@helper
+def _after(boxes: Any, rows: Any, value: float, strictly: bool) -> int:
+    """How many of ``rows`` (sorted by left edge) have a left edge below
+    ``value`` (or at most ``value`` if ``strictly``): a binary search."""
+    low, high = 0, rows.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        left = boxes[rows[middle], 0]
+        if left < value or (strictly and left == value):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@helper
+def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+    """``_report`` the pairs of one row of ``first`` and one of ``second``
+    (both sorted by left edge) whose x ranges overlap or touch, each found
+    from the box whose left edge comes first (ties: from ``first``)
+    (broadphase._sweep_pairs)."""
+    for a in first:  # the left edges of ``second`` in [left, right] of a's
+        begin, end = _after(boxes, second, boxes[a, 0], False), _after(boxes, second, boxes[a, 0] + boxes[a, 2], True)
+        for k in range(begin, end):
+            count = _report(boxes, a, second[k], cx, cy, size, found, count)
+    for b in second:  # the left edges of ``first`` in (left, right] of b's
+        begin, end = _after(boxes, first, boxes[b, 0], True), _after(boxes, first, boxes[b, 0] + boxes[b, 2], True)
+        for k in range(begin, end):
+            count = _report(boxes, b, first[k], cx, cy, size, found, count)
+    return count
+
+
+@helper
+def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+    """``_report`` the pairs of ``rows`` (sorted by left edge) whose x
+    ranges overlap or touch, each once (broadphase._sweep_pairs)."""
+    for i in range(rows.shape[0]):
+        a = rows[i]
+        right = boxes[a, 0] + boxes[a, 2]
+        j = i + 1
+        while j < rows.shape[0] and boxes[rows[j], 0] <= right:
+            count = _report(boxes, a, rows[j], cx, cy, size, found, count)
+            j += 1
+    return count
+
+
+@kernel
+def _crowd_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, cx: int, cy: int, size: float,
+                 shuffle: int, found: Any, count: int) -> int:
+    """A crowded cell's pairs (broadphase._crowd_pairs): its rows sorted by
+    kind (a bit for ``skip``, one for ``level``), then by left edge, and
+    each two kinds that share no bit swept against each other; in a pile
+    the ordinary movers (kind 0) paired along a ring instead."""
+    kinds = np.empty(members.shape[0], np.int64)
+    for i in range(members.shape[0]):
+        kinds[i] = (1 if skip[members[i]] else 0) + (2 if level[members[i]] else 0)
+    lefts = np.empty(members.shape[0])
+    for i in range(members.shape[0]):
+        lefts[i] = boxes[members[i], 0]
+    # By kind, then left edge, then row: both sorts stable, rows ascending in members.
+    order = np.argsort(lefts, kind="mergesort")
+    order = order[np.argsort(kinds[order], kind="mergesort")]
+    rows = members[order]
+    starts = np.zeros(5, np.int64)
+    for kind in kinds:
+        starts[kind + 1] += 1
+    for kind in range(4):
+        starts[kind + 1] += starts[kind]
+    ordinary = rows[starts[0]:starts[1]]
+    if _is_pile(boxes, ordinary, size):
+        count = _ring_pairs(boxes, entities, ordinary, size, shuffle, found, count)
+    else:
+        count = _sweep_within(boxes, ordinary, cx, cy, size, found, count)
+    for first in range(4):
+        for second in range(first + 1, 4):
+            if first & second == 0:
+                count = _sweep(boxes, rows[starts[first]:starts[first + 1]], rows[starts[second]:starts[second + 1]],
+                               cx, cy, size, found, count)
+    return count
+
+
+@helper
+def _emit(found: Any, count: int, a: int, b: int, rows: int) -> int:
+    """Add the pair (a, b) as one sortable key; -1 once ``found`` is full."""
+    if count < 0 or count >= found.shape[0]:
+        return -1
+    found[count] = min(a, b) * rows + max(a, b)
+    return count + 1
+
+
+@helper
+def _apart(skip: Any, level: Any, a: int, b: int) -> bool:
+    """Whether the grid never pairs a and b: both ``skip`` or both ``level``."""
+    return bool((skip[a] and skip[b]) or (level[a] and level[b]))
+
+
+@helper
+def _cell_pairs(boxes: Any, skip: Any, level: Any, members: Any, cx: int, cy: int, size: float, found: Any,
+                count: int) -> int:
+    """The pairs one cell reports: touching, not ``_apart``, and the top-left
+    corner of their intersection in this cell."""
+    for i in range(members.shape[0]):
+        a = members[i]
+        for j in range(i + 1, members.shape[0]):
+            b = members[j]
+            if not _apart(skip, level, a, b):
+                count = _report(boxes, a, b, cx, cy, size, found, count)
+    return count
+
+
+@kernel
+def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, shuffle: int,
+               capacity: int) -> tuple[Any, int]:
+    """Every pair of rows whose ``boxes`` (n, 4: left, top, width, height,
+    px) overlap or touch, not both ``skip`` (the STATICs the grid is told to
+    skip) nor both ``level`` (filed as level geometry), as (m, 2) rows
+    ascending; ``entities`` are the rows' ids, ``size`` is the cell size
+    (px), ``shuffle`` orders piles (the step number) and ``capacity`` is the
+    most pairs it may find. Returns (pairs, status)."""
+    rows = boxes.shape[0]
+    spans = np.empty((rows, 4), np.int64)
+    large = np.zeros(rows, np.bool_)
+    filings = 0
+    low_x, low_y, high_x, high_y = 0, 0, 0, 0
+    for row in range(rows):
+        x0, y0, x1, y1 = _span(boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3], size)
+        spans[row, 0], spans[row, 1], spans[row, 2], spans[row, 3] = x0, y0, x1, y1
+        if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > LARGE_SPAN:
+            large[row] = True
+            continue
+        if filings == 0:
+            low_x, low_y, high_x, high_y = x0, y0, x1, y1
+        low_x, low_y, high_x, high_y = min(low_x, x0), min(low_y, y0), max(high_x, x1), max(high_y, y1)
+        filings += (x1 - x0 + 1) * (y1 - y0 + 1)
+    empty = np.empty((0, 2), np.int64)
+    height = high_y - low_y + 1
+    if (high_x - low_x + 1.0) * height >= 2.0 ** 62:
+        return empty, SPREAD
+    # File every small box under each of its cells: (cell number, row) records, sorted.
+    cells = np.empty(filings, np.int64)
+    members = np.empty(filings, np.int64)
+    k = 0
+    for row in range(rows):
+        if large[row]:
+            continue
+        for cx in range(spans[row, 0], spans[row, 2] + 1):
+            for cy in range(spans[row, 1], spans[row, 3] + 1):
+                cells[k], members[k] = (cx - low_x) * height + (cy - low_y), row
+                k += 1
+    numbered = (high_x - low_x + 1) * height
+    if numbered <= 4 * filings + 1024:  # (a counting sort's count per cell number costs less than sorting)
+        order = group_by_row(cells, numbered)[0]
+    else:
+        order = np.argsort(cells, kind="mergesort")
+    cells, members = cells[order], members[order]  # (both sorts stable: rows ascending within a cell)
+    found = np.empty(capacity, np.int64)
+    count = 0
+    start = 0
+    while start < filings:
+        end = start
+        while end < filings and cells[end] == cells[start]:
+            end += 1
+        if end - start > 1:
+            group = members[start:end]
+            cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
+            if end - start > CROWD:
+                count = _crowd_pairs(boxes, skip, level, entities, group, cx, cy, size, shuffle, found, count)
+            else:
+                count = _cell_pairs(boxes, skip, level, group, cx, cy, size, found, count)
+        start = end
+    # Large boxes meet every box they touch (small ones once: they are not in cells here).
+    for a in range(rows):
+        if not large[a]:
+            continue
+        for b in range(rows):
+            if b == a or (large[b] and b < a) or _apart(skip, level, a, b) or not _touch(boxes, a, b):
+                continue
+            count = _emit(found, count, a, b, rows)
+    if count < 0:
+        return empty, FULL
+    return _distinct_pairs(found[:count], rows), DONE
+
+
+@kernel
+def _distinct_pairs(keys: Any, rows: int) -> Any:
+    """The distinct pairs among ``keys`` (a * rows + b, as ``_emit`` makes
+    them) as (m, 2) rows ascending (a pair of a pile may be found in several
+    cells): grouped by a with a counting sort, then each a's keys sorted,
+    by insertion where they are few (most boxes touch a handful)."""
+    order, starts = group_by_row(keys // rows, rows)
+    grouped = keys[order]
+    for a in range(rows):
+        low, high = starts[a], starts[a + 1]
+        if high - low > 16:
+            grouped[low:high] = np.sort(grouped[low:high])
+            continue
+        for i in range(low + 1, high):
+            key, j = grouped[i], i
+            while j > low and grouped[j - 1] > key:
+                grouped[j] = grouped[j - 1]
+                j -= 1
+            grouped[j] = key
+    pairs = np.empty((grouped.shape[0], 2), np.int64)
+    m = 0
+    for i in range(grouped.shape[0]):
+        if i == 0 or grouped[i] != grouped[i - 1]:
+            pairs[m, 0], pairs[m, 1] = grouped[i] // rows, grouped[i] % rows
+            m += 1
+    return pairs[:m]
+
+
+@kernel
+def group_by_row(rows: Any, n: int) -> tuple[Any, Any]:
+    """The indices of ``rows`` (values in 0..n-1) grouped by value, each
+    group in index order, and where each value's group begins (n + 1
+    offsets): a stable counting sort, O(len(rows) + n)."""
+    starts = np.zeros(n + 1, np.int64)
+    for value in rows:
+        starts[value + 1] += 1
+    for value in range(n):
+        starts[value + 1] += starts[value]
+    ends = starts[:n].copy()
+    order = np.empty(rows.shape[0], np.int64)
+    for index in range(rows.shape[0]):
+        value = rows[index]
+        order[ends[value]] = index
+        ends[value] += 1
+    return order, starts

@@ -1,0 +1,206 @@
+"""The sweep stage through the compiled kernel: gather, run, scatter.
+
+``sweep_compiled`` reads the step's bodies from their components at once
+(``systems.physics._bodies.table``) into the tables of ``systems.physics._kernels.sweep`` (one row
+per body, in entity order), runs the kernel, and writes back what the
+reference ``Sweeper`` would have written: velocities, positions, the
+Resolution's contacts, pins, supports and crushed bodies, the broad phase's
+widened boxes and new partners. It also hands push-out the few pairs that
+can concern it (``Swept``), tested over the arrays. ``covers`` says whether
+a step is one the kernel computes; the Sweeper runs the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from systems.physics._kernels import sweep as k
+from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
+from systems.physics._bodies.kinds import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
+from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
+from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
+
+if TYPE_CHECKING:
+    from systems.physics._stages.collide import Collide
+
+__all__ = ["Swept", "covers", "sweep_compiled"]
+
+_TIES = np.array(TIES)
+
+
+#: Bodies of these kinds (``Collide.kinds``) are left to the reference.
+_UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
+
+
+def covers(collision: Collide, state: Resolution, carried: bool) -> bool:
+    """Whether the kernel computes this step: it is compiled, and the scene
+    has no gravity, layers, one-way faces, collision filters or carried
+    riders (``carried``); every collider is a box, none a TRIGGER, and every
+    Physics bounces (elasticity > 0), so no row is ever collided at once
+    (the bodies' kind bits, ``Collide.kinds``)."""
+    return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
+
+
+@dataclass(frozen=True, slots=True)
+class Swept:
+    """What the compiled sweep stage hands on.
+
+    ``frozen``: the first entity that reached the bound on impacts, or
+    None; ``buffers``: the kernel's work buffers, large enough for this
+    step (the next step's run reuses them); ``met_rows``: the pairs first met on
+    changed paths, as rows of ``entities`` (``met()`` gives them as
+    entities, a < b). For push-out, tested over arrays: ``overlapping``,
+    the pairs of the broad phase and met ones whose boxes now overlap by
+    more than TOUCH_EPSILON on both axes and are not two STATICs (the only
+    pairs its first queue can hold), and ``links``, the broad phase's pairs
+    of two movers that overlapped by more than RESOLVE_SLOP on both axes
+    when the step began (what a pile is made of: ``systems.physics._stages.piles``).
+    """
+
+    frozen: int | None
+    buffers: tuple[Any, ...]
+    met_rows: np.ndarray
+    entities: np.ndarray
+    overlapping: list[tuple[int, int]]
+    links: list[tuple[int, int]]
+
+    def met(self) -> list[tuple[int, int]]:
+        """The pairs first met on changed paths, as entities (a < b)."""
+        return list(entity_pairs(self.entities, self.met_rows))
+
+
+def sweep_compiled(collision: Collide, state: Resolution, dt: float, max_subdivisions: int,
+                   buffers: tuple[Any, ...] | None) -> Swept:
+    """Run the sweep stage through the kernel (``buffers``: the kernel's
+    work buffers as last returned, or None)."""
+    step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
+    arrays, table, ints = _gather(collision)
+    pairs = collision.pair_rows()
+    buffers = k.buffers_for(buffers, len(pairs), len(table))
+    while True:
+        status, contacts, events = k.run_sweeps(table, ints, pairs, _TIES, step, buffers)
+        if not status[k.OVERFLOW]:
+            break
+        # Rare: what overflowed is doubled, and kept for later steps; the
+        # tables the run changed are gathered anew.
+        buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[k.OVERFLOW]))
+        arrays, table, ints = _gather(collision)
+    entities = collision.columns.entities
+    moved, ends = _scatter(collision, table, ints, state)
+    _record(entities, contacts, int(status[k.CONTACTS]), state)
+    met = events[2][:int(status[k.MET])].copy()  # (the buffers are the next step's)
+    _widen(collision, table, events[1][:int(status[k.WIDENED])], met)
+    frozen = None if status[k.FROZEN] < 0 else int(entities[status[k.FROZEN]])
+    # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
+    overlapping, links = _push_candidates(arrays, table, ints, moved, ends, pairs, met, entities)
+    return Swept(frozen, buffers, met, entities, overlapping, links)
+
+
+def _gather(collision: Collide) -> tuple[Arrays, np.ndarray, np.ndarray]:
+    """The step's bodies (in entity order) read from their components at
+    once, and the kernel's float and int tables of them at the start of the
+    sweeps."""
+    body = read_arrays(collision.columns, collision.geometry_read())
+    n = body.start.shape[0]
+    table = k.aligned_table(n, k.FLOAT_COLUMNS)
+    ints = k.aligned_table(n, k.INT_COLUMNS, np.int64)
+    table[:, k.FILED_X:k.FILED_H + 1] = collision.filed_boxes()
+    # Body.before, Path.origin and Path.motion, with the same float operations.
+    table[:, k.BEFORE_X:k.BEFORE_Y + 1] = body.start + body.offset
+    table[:, k.WIDTH:k.HEIGHT + 1] = body.size
+    table[:, k.OFFSET_X:k.OFFSET_Y + 1] = body.offset
+    table[:, k.ORIGIN_X:k.ORIGIN_Y + 1] = body.start
+    table[:, k.MOTION_X:k.MOTION_Y + 1] = body.now - body.start
+    table[:, k.INV_MASS] = body.inverse_mass
+    table[:, k.VEL_X:k.VEL_Y + 1] = body.velocity
+    table[:, k.ELASTICITY] = body.elasticity
+    table[:, k.FRICTION] = body.friction
+    ints[:, k.FLAGS] = k.STATIC * body.static + k.MOVED * body.moved + k.PHYSICS * body.physics
+    ints[:, k.BOUNDS_VERSION] = -1
+    ints[:, k.ENTITY] = collision.columns.entities
+    ints[:, k.SPAN_X0:k.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
+    return body, table, ints
+
+
+def _scatter(collision: Collide, table: np.ndarray, ints: np.ndarray,
+             state: Resolution) -> tuple[np.ndarray, np.ndarray]:
+    """Velocities, positions, pins, supports and crushed bodies back to the
+    components, the Bodies made so far and the Resolution; returns the rows
+    moved and where to (px). (Arrays are handed to Python a column at a
+    time: a list per row would be an object for the garbage collector to
+    track.)"""
+    columns, bodies = collision.columns, collision.bodies
+    flags = ints[:, k.FLAGS]
+    touched = np.flatnonzero(flags & k.TOUCHED)
+    # Vector2s set by index: a third of ``update``'s cost (no argument parsing).
+    for row, vx, vy in zip(touched.tolist(), table[touched, k.VEL_X].tolist(), table[touched, k.VEL_Y].tolist()):
+        physics = columns.physics[row]
+        assert physics is not None  # only bodies with Physics change velocity
+        velocity = physics.velocity
+        velocity[0] = vx
+        velocity[1] = vy
+    moved, ends = _ends(table, ints)
+    for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), ends[:, 0].tolist(),
+                               ends[:, 1].tolist()):
+        position = transform.position
+        position[0] = x
+        position[1] = y
+    for body in bodies.made():  # (usually none yet; one made later reads its box from the position)
+        body.sync()
+    entities = columns.entities
+    for row in np.flatnonzero(ints[:, k.PINNED]).tolist():
+        state.pinned[int(entities[row])] = int(ints[row, k.PINNED])
+    for row in np.flatnonzero(ints[:, k.SUPPORTED]).tolist():
+        for index in range(4):
+            if ints[row, k.SUPPORTED] & (1 << index):
+                state.supported[(int(entities[row]), 1 << index)] = float(table[row, k.SUPPORT + index])
+    state.crushed.update(entities[np.flatnonzero(flags & k.CRUSHED)].tolist())
+    return moved, ends
+
+
+def _ends(table: np.ndarray, ints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows the sweeps moved (their paths changed) and where each ends
+    up (px, (m, 2)): Path.at(1.0), with its float operations."""
+    moved = np.flatnonzero(ints[:, k.VERSION])
+    start = table[moved, k.START]
+    return moved, table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
+        1.0 - start)[:, None]
+
+
+def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved: np.ndarray, ends: np.ndarray,
+                     pairs: np.ndarray, met: np.ndarray,
+                     entities: np.ndarray) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``Swept.overlapping`` and ``Swept.links`` from the rows' boxes now and
+    at the start, with the float operations of ResponseSystem's ``_enqueue``
+    and piles' ``_overlapped_before``; ``pairs`` and ``met`` are rows."""
+    position = arrays.now.copy()  # Body.box: where Collision read it, or where the sweeps moved it to
+    position[moved] = ends
+    now = np.column_stack((position + arrays.offset, arrays.size))
+    before = table[:, k.BEFORE_X:k.HEIGHT + 1]
+    static = (ints[:, k.FLAGS] & k.STATIC) != 0
+    candidates = np.concatenate((pairs, met.reshape(-1, 2)))
+    near = k.overlapping(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
+    movers = ~(static[pairs[:, 0]] | static[pairs[:, 1]])
+    inside = k.overlapping(before, pairs, RESOLVE_SLOP) & movers
+    return list(entity_pairs(entities, candidates[near])), list(entity_pairs(entities, pairs[inside]))
+
+
+def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
+    """The kernel's contacts (between rows of ``entities``) into the
+    Resolution, in the order recorded (copied: the buffers are the next step's)."""
+    values, pairs = contacts
+    state.record_swept(entities[pairs[:count]], values[:count].copy())
+
+
+def _widen(collision: Collide, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:
+    """Repeat the kernel's refiling of the ``widened`` rows on the broad
+    phase's grid, and add the pairs it ``met`` (rows) to the bodies'
+    partners (Collide.widen). Each widening files a body under a box
+    holding the last one, so only its final box (``table``'s FILED columns)
+    is filed: the grid then holds what the widenings one by one would leave
+    it holding."""
+    collision.file_rows_wider(np.unique(widened).tolist(), table[:, k.FILED_X:k.FILED_H + 1].copy())
+    collision.add_met_rows(met.reshape(-1, 2))
