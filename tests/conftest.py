@@ -13,7 +13,7 @@ from hypothesis import settings  # noqa: E402
 # The default profile (CI, plain pytest) runs the same examples every time:
 # a clean clone has no example database, and CI must not be a lottery.
 # Explore with the long profile:
-#   pytest tests/test_properties.py --hypothesis-profile=long
+#   pytest tests/physics/test_properties.py --hypothesis-profile=long
 settings.register_profile("default", max_examples=40, deadline=None, derandomize=True)
 settings.register_profile("long", max_examples=3000, deadline=None)
 settings.load_profile("default")

@@ -235,7 +235,7 @@ def test_bodies_on_ramps_and_on_each_other_never_gain_energy_beyond_gravity(shap
 
 
 # Found by random search (fractions of the arena and of 900 px/s, as
-# tests/test_properties.py's ``populate`` takes them): a small ball resting
+# tests/physics/test_properties.py's ``populate`` takes them): a small ball resting
 # on the floor, struck at a slant from above (the normal's larger part
 # sideways, its smaller part down), was pushed into the floor and back by
 # turns until the rounds ran out, and left up to 0.94 px inside it.

@@ -9,7 +9,7 @@
   no entity is lost.
 
 Counts: the "ci" profile (CI) and "dev" profile (local default) run a few
-dozen examples per test; ``pytest tests/test_properties.py
+dozen examples per test; ``pytest tests/physics/test_properties.py
 --hypothesis-profile=long`` runs thousands.
 """
 

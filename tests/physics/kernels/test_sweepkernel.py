@@ -277,7 +277,7 @@ def test_the_kernel_source_runs_as_plain_python_too(tmp_path: Path) -> None:
         "for e, t in sorted(world.get_component(Transform)):\n"
         "    print(e, repr(t.position.x), repr(t.position.y))\n"
     )
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[3]
     outputs = []
     for mode in ("0", "python"):
         env = {**os.environ, "ECS_ARCADE_JIT": mode, "PYTHONPATH": str(root), "PYTHONWARNINGS": "ignore"}

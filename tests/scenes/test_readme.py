@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 
 def run_section(title: str, count: int) -> tuple[list[str], dict]:
