@@ -91,7 +91,7 @@ def wall_boxes(side: float) -> list[tuple[float, float, float, float]]:
 #: The systems of a step, as World.timings names them, and the stages each
 #: times (``World.timed``; a stage's time is part of its system's).
 PARTS = {"MovementSystem": (), "CollisionSystem": ("bodies", "pairs"),
-         "ResponseSystem": ("sweep", "push_out", "contacts"), "CollisionEvents": ()}
+         "ResponseSystem": ("board", "sweep", "push_out", "crush", "ground", "contacts"), "CollisionEvents": ()}
 SYSTEMS = tuple(PARTS)
 
 #: The columns of stage times: each system, followed by its stages.

@@ -24,7 +24,7 @@ from systems.physics.movement import MovementSystem
 from systems.physics._solver.resolution import CollisionFilter
 from systems.physics.queries import RayHit, SpatialQueries
 from systems.physics.response import ResponseSystem
-from systems.physics._solver.riders import Rides
+from systems.physics._stages.memory import Memory
 
 __all__ = [
     "World", "System", "CollisionHandler",
@@ -94,12 +94,11 @@ class World:
         self.name = f"ecs.World-{next(_world_ids)}"
         self.resources: dict[type, Any] = {}
         self.closed = False
-        gravity = _gravity(gravity)
-        rides: Rides = {}
-        self.movement = MovementSystem(self, gravity, rides)
+        # What the physics keeps across steps (gravity, riders, grounded, crushed): one, shared.
+        memory = Memory(gravity=_gravity(gravity))
+        self.movement = MovementSystem(self, memory=memory)
         self.collision = CollisionSystem(self)
-        self.response = ResponseSystem(self, self.collision, continuous=continuous, gravity=gravity,
-                                       rides=rides)
+        self.response = ResponseSystem(self, self.collision, continuous=continuous, memory=memory)
         self.events = CollisionEvents(self)
         #: What this step's systems, handlers and filters raised (None between steps).
         self._errors: StepErrors | None = None
@@ -272,13 +271,12 @@ class World:
 
     @property
     def gravity(self) -> Vector2:
-        """Gravity in px/s² applied by Movement (a copy; assign to change it)."""
-        return Vector2(self.movement.gravity)
+        """Gravity in px/s² applied by Movement and read by Response (a copy; assign to change it)."""
+        return Vector2(self.movement.memory.gravity)
 
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
-        self.movement.gravity = _gravity(value)
-        self.response.gravity = Vector2(self.movement.gravity)
+        self.movement.memory.gravity = _gravity(value)
 
     @property
     def contacts(self) -> list[Contact]:

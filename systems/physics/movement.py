@@ -9,12 +9,15 @@ from pygame import Vector2
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
 from components._checks import vector_within
-from systems.physics._solver.riders import Rides, platform_frame
+from systems.physics._solver.riders import platform_frame
+from systems.physics._stages.memory import Memory
 from systems._world import WorldLike
 
 __all__ = ["MovementSystem"]
 
 _ZERO = Vector2()
+
+_gravity = vector_within(limits.MAX_ACCELERATION, " px/s²")
 
 # px/s: a velocity with both components below this is under the world's
 # speed cap (limits.MAX_SPEED) without computing its length.
@@ -30,21 +33,34 @@ class MovementSystem(esper.Processor):
     ``max_speed`` (and always to the world's cap, ``limits.MAX_SPEED``); then
     ``position += velocity · dt`` (semi-implicit Euler,
     as in the fizz collision tutorial). Last, each body that stood on a
-    STATIC platform at the end of the previous step (``rides``, written by
+    STATIC platform at the end of the previous step (``memory.rides``, written by
     Response) is moved by the platform's displacement (see
-    ``systems.physics._solver.riders``). ``gravity`` is in px/s², ``dt`` in seconds.
+    ``systems.physics._solver.riders``). ``gravity`` is in px/s², ``dt`` in seconds;
+    it is ``memory.gravity``, the one Response reads too (a ``memory`` shared with a
+    ResponseSystem, as a World shares it; by default one of its own).
     """
 
-    def __init__(self, world: WorldLike, gravity: tuple[float, float] | Vector2 = (0.0, 0.0),
-                 rides: Rides | None = None) -> None:
+    def __init__(self, world: WorldLike, gravity: tuple[float, float] | Vector2 | None = None,
+                 memory: Memory | None = None) -> None:
         self.world = world
-        self.gravity = vector_within(limits.MAX_ACCELERATION, " px/s²")("gravity", gravity)
-        self.rides: Rides = {} if rides is None else rides
+        self.memory = Memory() if memory is None else memory
+        if gravity is not None:
+            self.gravity = gravity
+
+    @property
+    def gravity(self) -> Vector2:
+        """Gravity (px/s², each component within ±``limits.MAX_ACCELERATION``), ``memory.gravity``."""
+        return self.memory.gravity
+
+    @gravity.setter
+    def gravity(self, value: tuple[float, float] | Vector2) -> None:
+        self.memory.gravity = _gravity("gravity", value)
 
     def process(self, dt: float) -> None:
         """Advance every moving entity by ``dt`` seconds, then carry riders."""
-        gx = self.gravity.x * dt
-        gy = self.gravity.y * dt
+        gravity = self.memory.gravity
+        gx = gravity.x * dt
+        gy = gravity.y * dt
         pulled = bool(gx or gy)
         statics = self._static_entities() if pulled else set()
         for entity, (transform, physics) in self.world.get_components(Transform, Physics):
@@ -78,9 +94,9 @@ class MovementSystem(esper.Processor):
 
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step."""
-        world = self.world
-        for rider in sorted(self.rides):
-            ride = self.rides[rider]
+        world, rides = self.world, self.memory.rides
+        for rider in sorted(rides):
+            ride = rides[rider]
             platform = world.try_component(ride.platform, Transform)
             transform = world.try_component(rider, Transform)
             ride.carried = platform is not None and transform is not None

@@ -89,9 +89,9 @@ def test_f1_toggles_the_debug_overlay_and_its_panel_lists_system_times():
     names = [name for name, _ in rows]
     for name in ("FPS", "MovementSystem", "CollisionSystem", "ResponseSystem", "RenderSystem"):
         assert name in names
-    # Stages follow their system, indented: Response's sweep, push-out and contact lists.
+    # Stages follow their system, indented: Response's boarding, sweep, push-out, crushing, ground and contact lists.
     response = names.index("ResponseSystem")
-    assert names[response + 1:response + 4] == ["  sweep", "  push_out", "  contacts"]
+    assert names[response + 1:response + 7] == ["  board", "  sweep", "  push_out", "  crush", "  ground", "  contacts"]
 
 
 def test_layers_draw_in_order_and_images_replace_colours():

@@ -75,7 +75,8 @@ def test_timings_list_each_system_then_its_stages_and_a_users_own_stage(continuo
     sweep = ["ResponseSystem.sweep"] if continuous else []  # the discrete pipeline doesn't sweep
     assert list(world.timings) == [
         "MovementSystem", "CollisionSystem", "CollisionSystem.bodies", "CollisionSystem.pairs",
-        "ResponseSystem", *sweep, "ResponseSystem.push_out", "ResponseSystem.contacts",
+        "ResponseSystem", "ResponseSystem.board", *sweep, "ResponseSystem.push_out", "ResponseSystem.crush",
+        "ResponseSystem.ground", "ResponseSystem.contacts",
         "CollisionEvents", "Planner", "Planner.search"]
     for name, ms in world.timings.items():  # a stage's time is part of its system's
         assert 0 < ms <= world.timings[name.partition(".")[0]]

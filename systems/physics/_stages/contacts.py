@@ -1,0 +1,64 @@
+"""The contacts stage, last in a step: record what the step found.
+
+It keeps the step's contacts in ``Memory`` (made into ``Contact`` objects only when first
+read), the grounded and crushed bodies, hands the riders to the next step
+(``systems.physics._stages.board``), sets the Touching components, and lets the collide
+stage settle the bodies without Physics that moved (``Collide.settle_kinematic``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from components import Touching
+from systems.physics._shapes.contact import Contact
+from systems.physics._stages.board import leave_or_land
+from systems.physics._stages.context import StepContext
+from systems.physics._stages.ground import DIAGONAL, grounded_bodies
+from systems.physics._stages.memory import Memory
+from systems._world import WorldLike
+
+__all__ = ["record", "update_touching"]
+
+log = logging.getLogger(__name__)
+
+
+def record(step: StepContext, memory: Memory, world: WorldLike) -> None:
+    """Keep the step's contacts, grounded and crushed bodies and riders in
+    ``memory``, and set the Touching components of ``world``'s entities."""
+    memory.keep(step.state)
+    memory.grounded = grounded_bodies(memory.contacts(), step.up) if step.up else {}
+    memory.crushed = sorted(step.state.crushed)
+    if memory.crushed and not memory.warned_crush:
+        memory.warned_crush = True
+        log.info("entity %d is crushed: squeezed between colliders that won't yield, it is left "
+                 "where it is (World.on_crush tells the game; logged once per World)", memory.crushed[0])
+    leave_or_land(step, memory.rides)
+    touching = dict(world.get_component(Touching))
+    if touching:
+        update_touching(touching, memory.contacts())
+    step.collision.settle_kinematic()
+
+
+def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:
+    """Set every Touching component's flags (``touching``: by entity), and
+    ``ground``, from this step's contacts (TRIGGER contacts don't count)."""
+    for flags in touching.values():
+        flags.clear()
+    grounds: dict[int, tuple[float, int]] = {}
+    for contact in contacts:
+        if contact.trigger:
+            continue
+        for entity, other, toward in ((contact.a, contact.b, contact.normal), (contact.b, contact.a, -contact.normal)):
+            side = touching.get(entity)
+            if side is None:
+                continue
+            # Up to 45° from vertical is ground (or ceiling): a ramp is not a wall.
+            side.down |= toward.y >= DIAGONAL
+            side.up |= toward.y <= -DIAGONAL
+            side.right |= toward.x > DIAGONAL + 2e-9
+            side.left |= toward.x < -DIAGONAL - 2e-9
+            if toward.y >= DIAGONAL:  # stands on other: the longest surface wins, then the smaller id
+                grounds[entity] = min(grounds.get(entity, (0.0, other)), (-contact.surface, other))
+    for entity, (_, ground) in grounds.items():
+        touching[entity].ground = ground

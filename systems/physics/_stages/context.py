@@ -1,0 +1,62 @@
+"""The step context: what one step's stages hand each other, made fresh every step.
+
+``ResponseSystem.process`` builds a ``StepContext`` from the World's settings and the
+collide stage's results, then passes it explicitly to each stage in order (board, sweep,
+push-out, crush, ground, contacts). Stages read what they need from it and write their
+results into it; it is dropped at the end of the step, so no stage can read a cache left
+over from an earlier one. What does live across steps is in ``Memory``
+(``systems.physics._stages.memory``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pygame import Vector2
+
+from systems.physics._bodies.body import Body
+from systems.physics._stages.collide import Collide
+from systems.physics._stages.compiled_sweep import Swept
+from systems.physics._solver.resolution import CollisionFilter, Resolution
+
+__all__ = ["StepContext", "begin_step"]
+
+_ZERO = Vector2()
+
+
+@dataclass(slots=True)
+class StepContext:
+    """One step of Response.
+
+    Set when the step begins: ``dt`` (s), ``gravity`` (px/s², the World's), ``up`` (unit
+    vector against gravity, zero without it), ``continuous`` (whether moving bodies are
+    swept), ``max_iterations`` (times push-out may resolve one pair), ``collision`` (the
+    collide stage: this step's bodies and candidate pairs) and ``state`` (the step's
+    ``Resolution``: rest speed, filters, one-way faces; pins, supports, crushed bodies and
+    contacts as the stages find them). Filled by the stages: ``riders`` (board: the bodies
+    Movement carried this step), ``met`` (sweep: pairs first met on changed paths) and
+    ``swept`` (sweep: what the compiled kernel found for push-out, when it ran).
+    """
+
+    dt: float
+    gravity: Vector2
+    up: Vector2
+    continuous: bool
+    max_iterations: int
+    collision: Collide
+    state: Resolution
+    riders: list[Body] = field(default_factory=list)
+    met: list[tuple[int, int]] = field(default_factory=list)
+    swept: Swept | None = None
+
+
+def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: int, collision: Collide,
+               filters: Sequence[CollisionFilter]) -> StepContext:
+    """The context of a step of ``dt`` s under ``gravity`` (px/s²), with a copy of the
+    collision ``filters`` as they are now."""
+    up = -gravity.normalize() if gravity.length_squared() else Vector2()
+    # Approaching slower than gravity adds in two steps is resting contact.
+    # The discrete pipeline's contacts come after the step's move: push-out gives friction's part of it back.
+    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), collision.one_way, 0.0 if continuous else dt)
+    return StepContext(dt, gravity, up, continuous, max_iterations, collision, state)
