@@ -44,8 +44,9 @@ class Ride:
     carried: bool = False
 
 
-#: Rider entity -> its Ride; handed from Response (which writes it at the end
-#: of a step) to Movement (which carries the riders in the next step).
+#: Rider entity -> its Ride; kept in the World's one ``Memory.rides``
+#: (``systems.physics._stages.memory``): Response writes it at the end of a
+#: step, Movement carries the riders in the next step.
 Rides = dict[int, Ride]
 
 
