@@ -80,7 +80,7 @@ def helper(function: _F) -> _F:
     call, so the counting is skipped (numba's ``_nrt`` option). It must not
     make arrays, nor call numba's sorts or typed containers, which do. On
     the fast arena's sweeps this takes about 40 % off the kernel's time
-    (see README, "Speed").
+    (see benchmarks/README.md, "How the step got faster").
     """
     return _compile_helper(function, inline=False)
 
@@ -97,7 +97,7 @@ def inlined_helper(function: _F) -> _F:
     them. On the fast arena's sweeps (N=2,000, 3,000 px/s) six such helpers
     took the kernel from 48.7 to 38.4 million instructions; the one-time
     compile of the first physics step grew from about 22 to 28 s here (see
-    README, "Speed").
+    benchmarks/README.md, "How the step got faster").
     """
     return _compile_helper(function, inline=True)
 
