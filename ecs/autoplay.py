@@ -19,12 +19,17 @@ class Autoplay(esper.Processor):
     """
 
     def __init__(self, script: dict[int, list[tuple[int, bool]]]) -> None:
+        if not isinstance(script, dict):
+            raise ValueError(f"script must be a dict of step -> [(key, down), ...], got {script!r}")
         for step, presses in script.items():
-            if not isinstance(step, int) or step < 0:
+            if not isinstance(step, int) or isinstance(step, bool) or step < 0:
                 raise ValueError(f"script steps must be ints >= 0, got {step!r}")
+            if not isinstance(presses, list):
+                raise ValueError(f"script[{step}] must be a list of (key, down) pairs, got {presses!r}")
             for press in presses:
-                if len(press) != 2 or not isinstance(press[1], bool):
-                    raise ValueError(f"script[{step}] entries must be (key, down) pairs, got {press!r}")
+                if not _is_press(press):
+                    raise ValueError(f"script[{step}] entries must be (key, down) pairs: a pygame key "
+                                     f"code (int) and a bool, got {press!r}")
         self.script = script
         self.step = 0
 
@@ -33,3 +38,9 @@ class Autoplay(esper.Processor):
             kind = pygame.KEYDOWN if down else pygame.KEYUP
             pygame.event.post(pygame.event.Event(kind, key=key, mod=0, unicode="", scancode=0))
         self.step += 1
+
+
+def _is_press(press: object) -> bool:
+    """Whether ``press`` is a (key, down) pair: a pygame key code and a bool."""
+    return (isinstance(press, tuple) and len(press) == 2 and isinstance(press[0], int)
+            and not isinstance(press[0], bool) and isinstance(press[1], bool))
