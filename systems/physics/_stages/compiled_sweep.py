@@ -24,23 +24,23 @@ from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
 from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
 
 if TYPE_CHECKING:
-    from systems.physics._stages.collide import Collide
+    from systems.physics._stages.found import Found
 
 __all__ = ["Swept", "covers", "sweep_compiled"]
 
 _TIES = np.array(TIES)
 
 
-#: Bodies of these kinds (``Collide.kinds``) are left to the reference.
+#: Bodies of these kinds (``Found.kinds``) are left to the reference.
 _UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
 
 
-def covers(collision: Collide, state: Resolution, carried: bool) -> bool:
+def covers(collision: Found, state: Resolution, carried: bool) -> bool:
     """Whether the kernel computes this step: it is compiled, and the scene
     has no gravity, layers, one-way faces, collision filters or carried
     riders (``carried``); every collider is a box, none a TRIGGER, and every
     Physics bounces (elasticity > 0), so no row is ever collided at once
-    (the bodies' kind bits, ``Collide.kinds``)."""
+    (the bodies' kind bits, ``Found.kinds``)."""
     return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
 
 
@@ -72,7 +72,7 @@ class Swept:
         return list(entity_pairs(self.entities, self.met_rows))
 
 
-def sweep_compiled(collision: Collide, state: Resolution, dt: float, max_subdivisions: int,
+def sweep_compiled(collision: Found, state: Resolution, dt: float, max_subdivisions: int,
                    buffers: tuple[Any, ...] | None) -> Swept:
     """Run the sweep stage through the kernel (``buffers``: the kernel's
     work buffers as last returned, or None)."""
@@ -99,7 +99,7 @@ def sweep_compiled(collision: Collide, state: Resolution, dt: float, max_subdivi
     return Swept(frozen, buffers, met, entities, overlapping, links)
 
 
-def _gather(collision: Collide) -> tuple[Arrays, np.ndarray, np.ndarray]:
+def _gather(collision: Found) -> tuple[Arrays, np.ndarray, np.ndarray]:
     """The step's bodies (in entity order) read from their components at
     once, and the kernel's float and int tables of them at the start of the
     sweeps."""
@@ -125,7 +125,7 @@ def _gather(collision: Collide) -> tuple[Arrays, np.ndarray, np.ndarray]:
     return body, table, ints
 
 
-def _scatter(collision: Collide, table: np.ndarray, ints: np.ndarray,
+def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
              state: Resolution) -> tuple[np.ndarray, np.ndarray]:
     """Velocities, positions, pins, supports and crushed bodies back to the
     components, the Bodies made so far and the Resolution; returns the rows
@@ -195,10 +195,10 @@ def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count
     state.record_swept(entities[pairs[:count]], values[:count].copy())
 
 
-def _widen(collision: Collide, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:
+def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:
     """Repeat the kernel's refiling of the ``widened`` rows on the broad
     phase's grid, and add the pairs it ``met`` (rows) to the bodies'
-    partners (Collide.widen). Each widening files a body under a box
+    partners (Found.widen). Each widening files a body under a box
     holding the last one, so only its final box (``table``'s FILED columns)
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""

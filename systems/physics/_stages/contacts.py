@@ -37,7 +37,7 @@ def record(step: StepContext, memory: Memory, world: WorldLike) -> None:
     touching = dict(world.get_component(Touching))
     if touching:
         update_touching(touching, memory.contacts())
-    step.collision.settle_kinematic()
+    step.settle_kinematic()
 
 
 def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:

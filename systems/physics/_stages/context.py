@@ -1,8 +1,8 @@
 """The step context: what one step's stages hand each other, made fresh every step.
 
 ``ResponseSystem.process`` builds a ``StepContext`` from the World's settings and the
-collide stage's results, then passes it explicitly to each stage in order (board, sweep,
-push-out, crush, ground, contacts). Stages read what they need from it and write their
+collide stage's latest results (its ``Found``), then passes it explicitly to each stage in
+order (board, sweep, push-out, crush, ground, contacts). Stages read what they need from it and write their
 results into it; it is dropped at the end of the step, so no stage can read a cache left
 over from an earlier one. What does live across steps is in ``Memory``
 (``systems.physics._stages.memory``).
@@ -10,7 +10,7 @@ over from an earlier one. What does live across steps is in ``Memory``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pygame import Vector2
@@ -18,6 +18,7 @@ from pygame import Vector2
 from systems.physics._bodies.body import Body
 from systems.physics._stages.collide import Collide
 from systems.physics._stages.compiled_sweep import Swept
+from systems.physics._stages.found import Found
 from systems.physics._solver.resolution import CollisionFilter, Resolution
 
 __all__ = ["StepContext", "begin_step"]
@@ -31,8 +32,10 @@ class StepContext:
 
     Set when the step begins: ``dt`` (s), ``gravity`` (px/s², the World's), ``up`` (unit
     vector against gravity, zero without it), ``continuous`` (whether moving bodies are
-    swept), ``max_iterations`` (times push-out may resolve one pair), ``collision`` (the
-    collide stage: this step's bodies and candidate pairs) and ``state`` (the step's
+    swept), ``max_iterations`` (times push-out may resolve one pair), ``collision`` (what
+    the collide stage's latest run found: this step's bodies and candidate pairs, made
+    fresh by that run), ``settle_kinematic`` (the collide stage's, called last in a step:
+    the one thing a stage asks of what it keeps across steps) and ``state`` (the step's
     ``Resolution``: rest speed, filters, one-way faces; pins, supports, crushed bodies and
     contacts as the stages find them). Filled by the stages: ``riders`` (board: the bodies
     Movement carried this step), ``met`` (sweep: pairs first met on changed paths) and
@@ -44,7 +47,8 @@ class StepContext:
     up: Vector2
     continuous: bool
     max_iterations: int
-    collision: Collide
+    collision: Found
+    settle_kinematic: Callable[[], None]
     state: Resolution
     riders: list[Body] = field(default_factory=list)
     met: list[tuple[int, int]] = field(default_factory=list)
@@ -53,10 +57,11 @@ class StepContext:
 
 def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: int, collision: Collide,
                filters: Sequence[CollisionFilter]) -> StepContext:
-    """The context of a step of ``dt`` s under ``gravity`` (px/s²), with a copy of the
-    collision ``filters`` as they are now."""
+    """The context of a step of ``dt`` s under ``gravity`` (px/s²), over what ``collision``
+    found in its latest run, with a copy of the collision ``filters`` as they are now."""
+    found = collision.found
     up = -gravity.normalize() if gravity.length_squared() else Vector2()
     # Approaching slower than gravity adds in two steps is resting contact.
     # The discrete pipeline's contacts come after the step's move: push-out gives friction's part of it back.
-    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), collision.one_way, 0.0 if continuous else dt)
-    return StepContext(dt, gravity, up, continuous, max_iterations, collision, state)
+    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), found.one_way, 0.0 if continuous else dt)
+    return StepContext(dt, gravity, up, continuous, max_iterations, found, collision.settle_kinematic, state)

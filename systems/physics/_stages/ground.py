@@ -16,7 +16,7 @@ from systems.physics._shapes.contact import Contact
 from systems.physics._shapes.geometry import union_box
 from systems.physics._shapes.impact import Hit
 from systems.physics._shapes.narrowphase import sweep
-from systems.physics._stages.collide import Collide
+from systems.physics._stages.found import Found
 from systems.physics._stages.context import StepContext
 from systems.physics._solver.resolution import Resolution
 
@@ -82,7 +82,7 @@ def snap_to_ground(step: StepContext, grounded: dict[int, Vector2]) -> None:
                 physics.velocity.update(physics.velocity + hit.normal * away)
 
 
-def _first_below(state: Resolution, collision: Collide, body: Body, drop: Vector2) -> tuple[Body, Hit] | None:
+def _first_below(state: Resolution, collision: Found, body: Body, drop: Vector2) -> tuple[Body, Hit] | None:
     """The first collider ``body`` would meet moving by ``drop`` px, and how."""
     bodies = collision.bodies
     reach = union_box(body.box, (body.box[0] + drop.x, body.box[1] + drop.y, body.box[2], body.box[3]))

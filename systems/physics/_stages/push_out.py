@@ -19,7 +19,7 @@ from pygame import Vector2
 from systems.physics._bodies.body import Body
 from systems.physics._shapes.geometry import TOUCH_EPSILON, tie_direction
 from systems.physics._shapes.narrowphase import Penetration, exit_distance, overlap
-from systems.physics._stages.collide import Collide
+from systems.physics._stages.found import Found
 from systems.physics._stages.context import StepContext
 from systems.physics._stages.memory import Memory, Squeezes
 from systems.physics._stages.piles import find_piles, relax_pile
@@ -113,7 +113,7 @@ def _tested(step: StepContext) -> list[tuple[int, int]]:
     return swept.overlapping  # (so the lists of every pair are made only when needed)
 
 
-def _retest(queue: list[QueueItem], collision: Collide, body: Body, budget: int) -> int:
+def _retest(queue: list[QueueItem], collision: Found, body: Body, budget: int) -> int:
     """Queue the pairs of a just pushed ``body`` with its partners that now
     overlap, if finding them costs no more than ``budget`` re-tests; returns
     the budget left."""

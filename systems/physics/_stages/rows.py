@@ -26,7 +26,7 @@ from pygame import Vector2
 
 from components import Shape
 from systems.physics._bodies.body import Body
-from systems.physics._stages.collide import Collide
+from systems.physics._stages.found import Found
 from systems.physics._shapes.geometry import TOUCH_EPSILON, Box, axis_overlap, directional_gap
 from systems.physics._solver.impulse import pool_adjacent
 from systems.physics._solver.resolution import Resolution, material
@@ -54,7 +54,7 @@ class Row(NamedTuple):
 _OPEN, _JOIN, _STOP, _BLOCKED = range(4)
 
 
-def find_row(a: Body, b: Body, normal: Vector2, box_at: BoxAt, frozen: Frozen, collision: Collide,
+def find_row(a: Body, b: Body, normal: Vector2, box_at: BoxAt, frozen: Frozen, collision: Found,
              state: Resolution, gap: float) -> Row | None:
     """The row through a and b (a -> b along the axis ``normal``) when it
     holds more than the pair; else None. ``box_at`` gives a body's box (px)
@@ -81,7 +81,7 @@ def find_row(a: Body, b: Body, normal: Vector2, box_at: BoxAt, frozen: Frozen, c
     return Row(row, stops[0], stops[1])
 
 
-def _next(body: Body, toward: Vector2, box_at: BoxAt, frozen: Frozen, collision: Collide,
+def _next(body: Body, toward: Vector2, box_at: BoxAt, frozen: Frozen, collision: Found,
           state: Resolution, gap: float) -> tuple[int, Body | None]:
     """What touches ``body``'s face toward ``toward`` (see ``_OPEN``...)."""
     found = _touching(body, toward, box_at, collision, state, gap)
@@ -96,7 +96,7 @@ def _next(body: Body, toward: Vector2, box_at: BoxAt, frozen: Frozen, collision:
     return (_JOIN, neighbour) if _free(neighbour, toward, frozen, state) else (_BLOCKED, None)
 
 
-def _touching(body: Body, toward: Vector2, box_at: BoxAt, collision: Collide, state: Resolution,
+def _touching(body: Body, toward: Vector2, box_at: BoxAt, collision: Found, state: Resolution,
               gap: float) -> list[Body]:
     """The bodies whose faces lie within ``gap`` px of ``body``'s face toward
     ``toward`` and overlap it across, that it may collide with (TRIGGERs,

@@ -44,7 +44,7 @@ from typing import Any
 from pygame import Vector2
 
 from systems.physics._bodies.body import Body
-from systems.physics._stages.collide import Collide
+from systems.physics._stages.found import Found
 from systems.physics._shapes.geometry import Box, boxes_overlap, swept_apart, tie_direction, union_box
 from systems.physics._shapes.contact import Shapes
 from systems.physics._shapes.narrowphase import overlap, sweep
@@ -108,7 +108,7 @@ class Sweeper:
         self._buffers: tuple[Any, ...] | None = None  # the compiled kernel's, as large as a step has needed
         self._warned = False
 
-    def run(self, collision: Collide, state: Resolution, dt: float, gravity: Vector2,
+    def run(self, collision: Found, state: Resolution, dt: float, gravity: Vector2,
             carried: bool = False) -> None:
         """Sweep all candidate pairs of this step and resolve their impacts
         (``gravity``: px/s², Movement's; ``carried``: some body rides a platform this step)."""
@@ -116,7 +116,7 @@ class Sweeper:
         # px/s: the velocity gravity adds in a step (see _lag).
         self.pull = gravity * dt
         self.paths: dict[int, Path] = {}
-        self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Collide.widen)
+        self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Found.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         if self.compiled and covers(collision, state, carried):
             self.swept = sweep_compiled(collision, state, dt, self.max_subdivisions, self._buffers)
