@@ -8,16 +8,14 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
-from components._checks import vector_within
 from systems.physics._solver.riders import platform_frame
-from systems.physics._stages.memory import Memory
+from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
 
 __all__ = ["MovementSystem"]
 
 _ZERO = Vector2()
 
-_gravity = vector_within(limits.MAX_ACCELERATION, " px/s²")
 
 # px/s: a velocity with both components below this is under the world's
 # speed cap (limits.MAX_SPEED) without computing its length.
@@ -54,7 +52,7 @@ class MovementSystem(esper.Processor):
 
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
-        self.memory.gravity = _gravity("gravity", value)
+        self.memory.gravity = checked_gravity(value)
 
     def process(self, dt: float) -> None:
         """Advance every moving entity by ``dt`` seconds, then carry riders."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 import esper
 from pygame import Vector2
 
-from components._checks import finite_vector
 from systems.physics.collision import CollisionSystem
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import board
@@ -13,7 +12,7 @@ from systems.physics._stages.contacts import record
 from systems.physics._stages.context import StepContext, begin_step
 from systems.physics._stages.crush import centre_crushed
 from systems.physics._stages.ground import snap_to_ground
-from systems.physics._stages.memory import Memory
+from systems.physics._stages.memory import Memory, checked_gravity
 from systems.physics._stages.push_out import push_out
 from systems.physics._stages.sweep import Sweeper
 from systems.physics._solver.resolution import RESOLVE_SLOP, CollisionFilter
@@ -56,7 +55,7 @@ class ResponseSystem(esper.Processor):
         self.collision = collision
         self.memory = Memory() if memory is None else memory
         if gravity is not None:
-            self.memory.gravity = finite_vector("gravity", gravity)
+            self.memory.gravity = checked_gravity(gravity)
         self.max_iterations = max_iterations
         self.continuous = continuous
         self.filters: list[CollisionFilter] = []
@@ -95,7 +94,7 @@ class ResponseSystem(esper.Processor):
 
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
-        self.memory.gravity = finite_vector("gravity", value)
+        self.memory.gravity = checked_gravity(value)
 
     @property
     def contacts(self) -> list[Contact]:

@@ -12,11 +12,23 @@ from dataclasses import dataclass, field
 
 from pygame import Vector2
 
+from components import limits
+from components._checks import VectorLike, vector_within
+
 from systems.physics._shapes.contact import Contact
 from systems.physics._solver.resolution import Resolution
 from systems.physics._solver.riders import Rides
 
-__all__ = ["Memory", "Squeezes"]
+__all__ = ["Memory", "Squeezes", "checked_gravity"]
+
+#: The one check of a gravity (px/s²), wherever it is set: each component within ±``limits.MAX_ACCELERATION``.
+_within_limits = vector_within(limits.MAX_ACCELERATION, " px/s²")
+
+
+def checked_gravity(value: VectorLike) -> Vector2:
+    """``value`` as a gravity (px/s², a new Vector2), or ValueError naming ``gravity``."""
+    gravity: Vector2 = _within_limits("gravity", value)
+    return gravity
 
 #: A crushed body's pairs with what squeezes it (a < b), each with its unit normal (a->b).
 Squeezes = dict[tuple[int, int], Vector2]
