@@ -38,7 +38,7 @@ class Physics(Validated):
 
     - ``velocity``: px/s, a ``pygame.Vector2``, each component within ±1e9.
       While the body stands on a moving STATIC platform, its velocity along
-      the contact normal is relative to the platform (see ``systems.physics._solver.riders``).
+      the contact normal is relative to the platform (see the README's moving platforms).
     - ``mass``: 1e-6 to 1e6, any unit; only ratios between bodies matter.
     - ``elasticity``: 0 to 10; 0.0 gives no bounce, 1.0 a perfect bounce
       (values above 1 add energy, like a pinball bumper). A pair uses the

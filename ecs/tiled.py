@@ -8,7 +8,7 @@
   a frame blits a handful of images and a map of any size costs the memory
   of what is on screen;
 - the solid tiles into STATIC colliders merged into as few rectangles as the
-  map allows (``systems.game._tilemerge``), so a 200×50 level costs the collision
+  map allows (``merge_tiles``: the exact minimum partition), so a 200×50 level costs the collision
   pipeline a few hundred bodies, and a body slides along merged tiles as it
   would along single ones;
 - every object of the object layers into whatever entity the factory for its
