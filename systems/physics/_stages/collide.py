@@ -32,14 +32,32 @@ __all__ = ["Bodies", "Body", "Collide", "Found"]
 
 
 @dataclass(frozen=True, slots=True)
-class _MoverColumns:
-    """The components of the bodies Collision reads every step (all but
-    level geometry), in entity order."""
+class _Movers:
+    """The bodies Collision reads every step (all but level geometry), in
+    entity order, as ``Collide._classify`` last split them (kept until it
+    next does): the bodies and their components, the set of their
+    entities, their rows of the colliders' table and the other rows (level
+    geometry's), and those of them without Physics (``kinematic``)."""
 
+    bodies: list[Body]
     entities: list[int]
     transforms: list[Transform]
     colliders: list[Collider]
     physics: list[Physics | None]
+    entity_set: set[int]
+    rows: np.ndarray
+    level_rows: np.ndarray
+    kinematic: list[Body]
+
+    @classmethod
+    def of(cls, bodies: list[Body], level: list[bool]) -> _Movers:
+        """The movers among ``bodies`` (every collider's, in entity order),
+        ``level`` telling for each whether it is level geometry."""
+        movers = [body for body, fixed in zip(bodies, level) if not fixed]
+        return cls(movers, [body.entity for body in movers], [body.transform for body in movers],
+                   [body.collider for body in movers], [body.physics for body in movers],
+                   {body.entity for body in movers}, np.flatnonzero(~np.array(level, bool)),
+                   np.flatnonzero(np.array(level, bool)), [body for body in movers if body.physics is None])
 
 
 class Collide:
@@ -91,11 +109,7 @@ class Collide:
         self._columns = Columns.of([])  # the colliders' components, until they are next added or removed
         self.found = self._found()  # the latest run's results
         self._sources: tuple[object, object] | None = None
-        self._movers: list[Body] = []
-        self._mover_set: set[int] = set()
-        self._mover_columns = _MoverColumns([], [], [], [])
-        self._mover_rows = self._resting_rows = np.zeros(0, np.int64)  # rows of ``_columns``
-        self._kinematic: list[Body] = []  # bodies without Physics among the movers
+        self._movers = _Movers.of([], [])
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
         self._pair_capacity = 1024  # pairs the compiled broad phase makes room for; doubled when short
@@ -127,7 +141,7 @@ class Collide:
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             found = self._found()
             kinds, swept, level = self._read_movers(found)
-            self.grid.insert_many(self._columns.entities[self._mover_rows], swept, level)
+            self.grid.insert_many(self._columns.entities[self._movers.rows], swept, level)
             changed = self._resting.changed(self.grid)
             kinds |= self._resting.kinds
             self._reread.update((body.entity, body) for body in changed)
@@ -150,23 +164,23 @@ class Collide:
         together, their swept bounds (px, a row per mover) and those of them
         to file as level geometry (a STATIC without Physics until the next
         ``_classify``)."""
-        columns = self._mover_columns
-        geometry = read_geometry(columns.transforms, columns.colliders)
+        movers = self._movers
+        geometry = read_geometry(movers.transforms, movers.colliders)
         swept = geometry.swept()
-        types = [collider.type for collider in columns.colliders]
-        kinds = kinds_of(types, columns.colliders, columns.physics)
+        types = [collider.type for collider in movers.colliders]
+        kinds = kinds_of(types, movers.colliders, movers.physics)
         level: list[int] = []
         if _STATIC in types:  # moving platforms, or a type changed in place
             static = np.array([kind is _STATIC for kind in types], bool)
-            fixed = static & np.array([physics is None for physics in columns.physics], bool)
-            found.static_movers = np.compress(static, columns.entities).tolist()
-            level = np.compress(fixed, columns.entities).tolist()
-            found.static_mover_rows, found.level_mover_rows = self._mover_rows[static], self._mover_rows[fixed]
+            fixed = static & np.array([physics is None for physics in movers.physics], bool)
+            found.static_movers = np.compress(static, movers.entities).tolist()
+            level = np.compress(fixed, movers.entities).tolist()
+            found.static_mover_rows, found.level_mover_rows = movers.rows[static], movers.rows[fixed]
         moved = np.full(len(self._columns.transforms), -1, np.int8)  # -1: not read here (level geometry)
-        moved[self._mover_rows] = geometry.moved()
+        moved[movers.rows] = geometry.moved()
         found.moved = moved.tolist()
-        found.movers_read = (self._mover_rows, geometry)
-        found.swept = (self._mover_rows, swept, self._resting_rows)
+        found.movers_read = (movers.rows, geometry)
+        found.swept = (movers.rows, swept, movers.level_rows)
         return kinds, swept, level
 
     def _find_pairs(self, found: Found, kinds: int) -> None:
@@ -182,7 +196,8 @@ class Collide:
         # The kernel files every box anew each step; the grid keeps level
         # geometry filed and walks only the movers' cells: when level
         # geometry is most of the world, the grid is faster.
-        compiled = jit.ENABLED and not kinds & (TRIGGER | LAYERED) and len(self._movers) >= len(self._resting.bodies)
+        movers, level = self._movers.bodies, self._resting.bodies
+        compiled = jit.ENABLED and not kinds & (TRIGGER | LAYERED) and len(movers) >= len(level)
         rows = self._compiled_pairs(found) if compiled else None
         if rows is not None:
             found.take_rows(rows)
@@ -207,7 +222,8 @@ class Collide:
         n, boxes = len(found.columns.transforms), found.filed_boxes()
         # What the grid holds in ``statics`` (skipped) and ``fixed`` (level geometry), as rows.
         skip, level = np.zeros(n, bool), np.zeros(n, bool)
-        skip[self._resting_rows] = level[self._resting_rows] = True
+        resting = self._movers.level_rows
+        skip[resting] = level[resting] = True
         skip[found.static_mover_rows] = level[found.level_mover_rows] = True
         while True:
             rows, status = grid_pairs(boxes, skip, level, found.columns.entities, self.grid.cell_size,
@@ -267,9 +283,9 @@ class Collide:
         self._classify()
         found = self._found()
         kinds, swept, _ = self._read_movers(found)  # (just classified: no mover is level geometry)
-        movers = iter(zip(self._mover_columns.entities, swept.tolist()))
+        movers = iter(zip(self._movers.entities, swept.tolist()))
         for body in pool.values():  # one by one, in entity order: the order the grid's cells list them
-            if body.entity not in self._mover_set:
+            if body.entity not in self._movers.entity_set:
                 refresh(body, self.grid)
                 continue
             entity, (x, y, w, h) = next(movers)
@@ -284,7 +300,7 @@ class Collide:
         seen. Level geometry not read anew since the last call already
         starts where it is (Collision may run twice in a step: what either
         run read anew is settled)."""
-        for body in (*self._kinematic, *self._reread.values()):
+        for body in (*self._movers.kinematic, *self._reread.values()):
             body.transform.previous_position.update(body.transform.position)
         self._reread.clear()
 
@@ -294,20 +310,12 @@ class Collide:
         once: their rows of ``_columns``)."""
         bodies = list(self._pool.values())
         level = [is_level(body) for body in bodies]
-        self._movers = [body for body, fixed in zip(bodies, level) if not fixed]
-        self._mover_set = {body.entity for body in self._movers}
-        self._kinematic = [body for body in self._movers if body.physics is None]
+        self._movers = _Movers.of(bodies, level)
         before = self._resting.entities
         self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed])
         for body in self._resting.bodies:  # (one read with the movers until now is out of date)
             if body.entity not in before:
                 read(body)
-        self._mover_rows = np.flatnonzero(~np.array(level, bool))
-        self._resting_rows = np.flatnonzero(np.array(level, bool))
-        self._mover_columns = _MoverColumns([body.entity for body in self._movers],
-                                            [body.transform for body in self._movers],
-                                            [body.collider for body in self._movers],
-                                            [body.physics for body in self._movers])
 
 
 # Enum members as plain globals: an Enum class attribute is slow to look up.
