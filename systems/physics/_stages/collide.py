@@ -125,11 +125,21 @@ class Collide:
 
     def _found(self) -> Found:
         """A new ``Found`` over the colliders as they are now."""
-        return Found(self._columns, self._rows, self._pool, self.bodies, self.grid)
+        return Found(self._columns, self._rows, self.bodies, self.grid)
 
     def _make(self, entity: int) -> Body:
-        """The ``Body`` of ``entity`` for the latest run (``Found.make``)."""
-        return self.found.make(entity)
+        """The ``Body`` of ``entity`` for the latest run (see ``Bodies``):
+        its components read now, and its partners from the broad phase's."""
+        found = self.found
+        row = found.rows[entity]
+        body = self._pool[entity]
+        moved = found.moved[row]
+        if moved < 0:  # level geometry: read when it changed (``_Resting``), or when it became level geometry
+            body._before = None
+        else:
+            read(body, moved == 1)
+        body.neighbours = found.partners_of(row)
+        return body
 
     def _read_bodies(self) -> tuple[Found, int]:
         """Read the movers' components at once and file them in the grid

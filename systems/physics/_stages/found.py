@@ -62,14 +62,12 @@ class Found:
     rows that are STATIC; of them, those without Physics).
     """
 
-    __slots__ = ("columns", "rows", "bodies", "grid", "_pool", "kinds", "layered", "one_way", "level",
+    __slots__ = ("columns", "rows", "bodies", "grid", "kinds", "layered", "one_way", "level",
                  "static_movers", "moved", "movers_read", "swept", "static_mover_rows", "level_mover_rows",
                  "_pairs", "_pair_rows", "_pair_source", "_met_source", "_partners", "_filed")
 
-    def __init__(self, columns: Columns, rows: dict[int, int], pool: dict[int, Body], bodies: Bodies,
-                 grid: SpatialGrid) -> None:
+    def __init__(self, columns: Columns, rows: dict[int, int], bodies: Bodies, grid: SpatialGrid) -> None:
         self.columns, self.rows, self.bodies, self.grid = columns, rows, bodies, grid
-        self._pool = pool  # every collider's Body, the collide stage's (kept across steps)
         self.kinds = 0
         self.layered = self.one_way = False
         self.level: set[int] = set()
@@ -138,20 +136,7 @@ class Found:
             self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 
-    def make(self, entity: int) -> Body:
-        """The ``Body`` of ``entity`` for this step (see ``Bodies``): its
-        components read now, and its partners from the broad phase's."""
-        row = self.rows[entity]
-        body = self._pool[entity]
-        moved = self.moved[row]
-        if moved < 0:  # level geometry: read when it changed (``_Resting``), or when it became level geometry
-            body._before = None
-        else:
-            read(body, moved == 1)
-        body.neighbours = self._partners_of(row)
-        return body
-
-    def _partners_of(self, row: int) -> list[int]:
+    def partners_of(self, row: int) -> list[int]:
         """The entities the compiled broad phase paired the body of ``row``
         with, then those the sweeps met it with (``add_met_rows``), each in
         pair order: the order in which appending both entities of each pair
