@@ -36,7 +36,10 @@ from systems.physics._shapes.geometry import Box, union_box
 
 __all__ = ["Found", "is_level", "read", "refresh"]
 
+# Shared empty values (never changed in place): a Found is made every step.
 _NO_ROWS = np.zeros(0, np.int64)
+_NO_PAIRS = np.zeros((0, 2), np.int64)
+_NOTHING_READ = (_NO_ROWS, read_geometry([], []))
 
 #: Row partners: every row's partners as entities, in one array row by row,
 #: and where each row's begin (compressed sparse rows).
@@ -73,13 +76,13 @@ class Found:
         self.level: set[int] = set()
         self.static_movers: list[int] = []
         self.moved: list[int] = []
-        self.movers_read: tuple[np.ndarray, Geometry] = (_NO_ROWS, read_geometry([], []))
+        self.movers_read: tuple[np.ndarray, Geometry] = _NOTHING_READ
         self.swept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.static_mover_rows = self.level_mover_rows = _NO_ROWS
         self._pairs: list[tuple[int, int]] | None = []
         self._pair_rows: np.ndarray | None = None
         self._pair_source: np.ndarray | None = None  # the compiled broad phase's pairs, for the partners
-        self._met_source = np.zeros((0, 2), np.int64)  # and the pairs the compiled sweeps met
+        self._met_source = _NO_PAIRS  # and the pairs the compiled sweeps met
         # Made from them when first asked for: the partners of each row for each.
         self._partners: tuple[Partners, Partners] | None = None
         self._filed: np.ndarray | None = None  # filed_boxes, until a box is filed anew
