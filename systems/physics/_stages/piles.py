@@ -94,9 +94,12 @@ def _candidates(bodies: dict[int, Body], pairs: list[tuple[int, int]]) -> list[t
 
 
 def _near(bodies: dict[int, Body], pairs: list[tuple[int, int]], pile: set[int]) -> list[tuple[Body, Body]]:
-    """``_candidates`` with a body in ``pile``, in the order of ``pairs``
-    (only their Bodies are looked up: the others are not needed)."""
-    return _candidates(bodies, [(a, b) for a, b in pairs if a in pile or b in pile])
+    """``_candidates`` with a body in ``pile``, ascending (only their Bodies
+    are looked up: the others are not needed). Ascending whatever the order
+    of ``pairs``: a pass adds each body's shares up in this order, and a
+    float sum's last bits depend on it; the grid lists pairs cell by cell,
+    the compiled broad phase by rows ascending."""
+    return _candidates(bodies, sorted([(a, b) for a, b in pairs if a in pile or b in pile]))
 
 
 def _pile_pass(state: Resolution, candidates: list[tuple[Body, Body]], pile: set[int],
