@@ -32,7 +32,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-from ecs import Game, World, load_map  # noqa: E402
+from ecs import World, load_map  # noqa: E402
 from examples.adventure import build  # noqa: E402
 from examples.adventure import make_assets as assets  # noqa: E402
 from examples.adventure.art import ASSETS, LEVEL  # noqa: E402

@@ -28,8 +28,8 @@ import numpy as np
 from benchmarks.arena import DT, build_world, make_scene, run_ours, run_pymunk
 from components import ColliderType
 from ecs import World
-from systems.physics._kernels import sweep as sweepkernel
-from systems.physics._stages import compiled_sweep as sweeptable
+from systems.physics._kernels import sweep as sweep_kernel
+from systems.physics._stages import compiled_sweep
 from systems.physics._bodies.table import read_arrays
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import grid_pairs
@@ -74,25 +74,25 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     static = np.array([c.type is ColliderType.STATIC for c in collision.columns.colliders])
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, static, static, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
-    _, table, ints = sweeptable._gather(collision)
+    _, table, ints = compiled_sweep._gather(collision)
     step = np.array([DT, 0.0, 32.0, collision.grid.cell_size])
     pairs, ties = collision.pair_rows(), np.array(TIES)
 
-    buffers = sweepkernel.buffers_for(None, len(pairs), len(table))
+    buffers = sweep_kernel.buffers_for(None, len(pairs), len(table))
 
     def sweep() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         body, flags = table.copy(), ints.copy()
-        status, _, _ = sweepkernel.run_sweeps(body, flags, pairs, ties, step, buffers)
+        status, _, _ = sweep_kernel.run_sweeps(body, flags, pairs, ties, step, buffers)
         return status, body, flags
-    while (status := sweep()[0])[sweepkernel.OVERFLOW]:  # buffers that suffice, found before timing
-        buffers = sweepkernel.buffers_for(buffers, len(pairs), len(table), int(status[sweepkernel.OVERFLOW]))
+    while (status := sweep()[0])[sweep_kernel.OVERFLOW]:  # buffers that suffice, found before timing
+        buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[sweep_kernel.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
     _, body, flags = sweep()
-    moved, ends = sweeptable._ends(body, flags)
+    moved, ends = compiled_sweep._ends(body, flags)
     transforms = [collision.columns.transforms[row] for row in moved.tolist()]
     physics = [collision.columns.physics[row] for row in moved.tolist()]
     positions = ends.tolist()
-    velocities = body[moved, sweepkernel.VEL_X:sweepkernel.VEL_Y + 1].tolist()
+    velocities = body[moved, sweep_kernel.VEL_X:sweep_kernel.VEL_Y + 1].tolist()
 
     def write_back() -> None:  # only what the sweeps changed: positions and velocities, set by index
         for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):

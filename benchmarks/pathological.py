@@ -136,7 +136,7 @@ SCENES: dict[str, Callable[[bool], SceneResult]] = {
 
 def _overlapping_pairs(world: object, slop: float = 0.01) -> int:
     """Pairs of SOLID boxes still overlapping by more than ``slop`` px (the
-    push-out's own tolerance, ``systems.physics.response.RESOLVE_SLOP``); brute
+    push-out's own tolerance, ``RESOLVE_SLOP``); brute
     force, for the report."""
     from components import Collider, ColliderType, Transform
 

@@ -49,7 +49,6 @@ that raises) deletes every entity it made, so the World is as it was.
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field

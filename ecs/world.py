@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import threading
 from contextlib import contextmanager
-from functools import partial
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -24,7 +23,7 @@ from systems.physics.movement import MovementSystem
 from systems.physics._solver.resolution import CollisionFilter
 from systems.physics.queries import RayHit, SpatialQueries
 from systems.physics.response import ResponseSystem
-from systems.physics._stages.memory import Memory
+from systems.physics._stages.memory import Memory, checked_gravity
 
 __all__ = [
     "World", "System", "CollisionHandler",
@@ -68,7 +67,6 @@ _ESPER = threading.RLock()
 #: deleted from esper by the next World to take the lock in ``step`` or
 #: ``close`` (a finaliser must not wait for a lock).
 _orphans: list[str] = []
-_gravity = partial(vector_within(limits.MAX_ACCELERATION, " px/s²"), "gravity")
 
 
 class System(Protocol):
@@ -95,7 +93,7 @@ class World:
         self.resources: dict[type, Any] = {}
         self.closed = False
         # What the physics keeps across steps (gravity, riders, grounded, crushed): one, shared.
-        memory = Memory(gravity=_gravity(gravity))
+        memory = Memory(gravity=checked_gravity(gravity))
         self.movement = MovementSystem(self, memory=memory)
         self.collision = CollisionSystem(self)
         self.response = ResponseSystem(self, self.collision, continuous=continuous, memory=memory)
@@ -276,7 +274,7 @@ class World:
 
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
-        self.movement.memory.gravity = _gravity(value)
+        self.movement.memory.gravity = checked_gravity(value)
 
     @property
     def contacts(self) -> list[Contact]:

@@ -14,7 +14,6 @@ Headless runs let the paddle follow the ball.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 

@@ -32,10 +32,12 @@ class MovementSystem(esper.Processor):
     ``position += velocity · dt`` (semi-implicit Euler,
     as in the fizz collision tutorial). Last, each body that stood on a
     STATIC platform at the end of the previous step (``memory.rides``, written by
-    Response) is moved by the platform's displacement (see
-    ``systems.physics._solver.riders``). ``gravity`` is in px/s², ``dt`` in seconds;
-    it is ``memory.gravity``, the one Response reads too (a ``memory`` shared with a
-    ResponseSystem, as a World shares it; by default one of its own).
+    Response) is moved by the platform's displacement (the README's moving
+    platforms). ``gravity`` is in px/s², ``dt`` in seconds; it is
+    ``memory.gravity``, the one Response reads too. A World shares one memory
+    between its Movement and Response; to build the pipeline by hand, make the
+    MovementSystem first and pass ``memory=movement.memory`` to the
+    ResponseSystem, or riders are never carried.
     """
 
     def __init__(self, world: WorldLike, gravity: tuple[float, float] | Vector2 | None = None,

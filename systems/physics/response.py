@@ -5,6 +5,7 @@ from __future__ import annotations
 import esper
 from pygame import Vector2
 
+from components import Touching
 from systems.physics.collision import CollisionSystem
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import board
@@ -15,10 +16,10 @@ from systems.physics._stages.ground import snap_to_ground
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems.physics._stages.push_out import push_out
 from systems.physics._stages.sweep import Sweeper
-from systems.physics._solver.resolution import RESOLVE_SLOP, CollisionFilter
+from systems.physics._solver.resolution import CollisionFilter
 from systems._world import WorldLike
 
-__all__ = ["ResponseSystem", "RESOLVE_SLOP"]
+__all__ = ["ResponseSystem"]
 
 
 class ResponseSystem(esper.Processor):
@@ -40,10 +41,11 @@ class ResponseSystem(esper.Processor):
     - ``ground``: walkers with ``Physics.ground_snap`` are kept on the ground.
     - ``contacts``: the step's contacts (made when first read), the grounded
       and crushed bodies and the riders for the next step (see
-      ``systems.physics._solver.riders``) are kept, and Touching components set.
+      the README's moving platforms) are kept, and Touching components set.
 
     TRIGGER pairs are only recorded. What lives across steps (gravity, riders,
-    grounded, crushed) is in ``memory``, shared with Movement.
+    grounded, crushed) is in ``memory``, shared with Movement: built by hand,
+    pass ``memory=movement.memory``.
     """
 
     def __init__(self, world: WorldLike, collision: CollisionSystem, max_iterations: int = 8,
@@ -79,13 +81,13 @@ class ResponseSystem(esper.Processor):
         with timed(f"{name}.ground"):
             snap_to_ground(step, memory.grounded)
         with timed(f"{name}.contacts"):
-            record(step, memory, self.world)
+            record(step, memory, dict(self.world.get_component(Touching)))
 
     def _sweep(self, step: StepContext) -> None:
         """The sweep stage (``systems.physics._stages.sweep``): the pairs it met and what
         the compiled kernel found go into ``step``."""
-        self.sweeper.run(step.collision, step.state, step.dt, step.gravity, carried=bool(step.riders))
-        step.met, step.swept = self.sweeper.met, self.sweeper.swept
+        step.met, step.swept = self.sweeper.run(step.collision, step.state, step.dt, step.gravity,
+                                                carried=bool(step.riders))
 
     @property
     def gravity(self) -> Vector2:

@@ -60,7 +60,7 @@ def test_both_moved_share_the_push_by_inverse_mass():
 
 def test_body_at_rest_is_not_displaced_in_the_step_it_is_hit():
     # The foundation's push-out (discrete pipeline); the swept pipeline
-    # instead moves B after the impact, see test_continuous.
+    # instead moves B after the impact, see tests/physics/stages/test_sweep.py.
     world = World(continuous=False)
     a = box(world, 0, 0, velocity=(60, 0), elasticity=1.0)
     b = box(world, 10.5, 0)

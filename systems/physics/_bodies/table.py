@@ -14,7 +14,7 @@ removed), so it always lists the colliders of the step. Collision reads
 where its movers are (``read_geometry``: the grid's swept bounds come from
 it, and the boxes of the bodies it makes); ``read_arrays`` reads every body
 for the sweeps, taking the rows Collision read from its ``Geometry``. The
-float operations are those of ``systems.physics.collision.read`` and ``refresh``,
+float operations are those of ``read`` and ``refresh`` (``systems.physics._stages.found``),
 so the arrays agree with the bodies bit for bit.
 """
 

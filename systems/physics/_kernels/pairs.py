@@ -38,7 +38,7 @@ __all__ = ["DONE", "FULL", "SPREAD", "grid_pairs", "group_by_row"]
 DONE, FULL, SPREAD = 0, 1, 2
 
 
-# First and last column and row of the cells a box covers (broadphase._span).
+# First and last column and row of the cells a box covers (grid._span).
 # Restated, not imported from systems.physics._kernels.sweep: numba's disk cache is
 # invalidated only by changes to the cached function's own file.
 @helper
@@ -46,7 +46,7 @@ def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int
     return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
 
 
-# Whether two boxes overlap or touch (broadphase._touch).
+# Whether two boxes overlap or touch (grid._touch).
 @helper
 def _touch(boxes: Any, a: int, b: int) -> bool:
     return bool(boxes[a, 0] <= boxes[b, 0] + boxes[b, 2] and boxes[b, 0] <= boxes[a, 0] + boxes[a, 2]
@@ -56,7 +56,7 @@ def _touch(boxes: Any, a: int, b: int) -> bool:
 @helper
 def _is_pile(boxes: Any, rows: Any, size: float) -> bool:
     """Whether a cell's ordinary movers ``rows`` make a pile
-    (broadphase._is_pile): more than CROWD of them, covering more than PILE
+    (grid._is_pile): more than CROWD of them, covering more than PILE
     cells' area (each counted up to one cell's)."""
     if rows.shape[0] <= CROWD:
         return False
@@ -67,7 +67,7 @@ def _is_pile(boxes: Any, rows: Any, size: float) -> bool:
     return total > PILE * cell
 
 
-# Z-order (Morton) key of a cell of a fine lattice (broadphase._morton).
+# Z-order (Morton) key of a cell of a fine lattice (grid._morton).
 @helper
 def _morton(x: int, y: int) -> int:
     key = 0
@@ -87,7 +87,7 @@ def _before(keys: Any, a: int, b: int) -> bool:
 
 @kernel
 def _ring_pairs(boxes: Any, entities: Any, members: Any, size: float, shuffle: int, found: Any, count: int) -> int:
-    """A pile's pairs of ordinary movers ``members`` (broadphase._ring_pairs):
+    """A pile's pairs of ordinary movers ``members`` (grid._ring_pairs):
     each with the next CROWD along the Z-order curve of their centres,
     movers on one spot ordered by a hash of the entity and ``shuffle``; only
     pairs that touch."""
@@ -149,7 +149,7 @@ def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, f
     """``_report`` the pairs of one row of ``first`` and one of ``second``
     (both sorted by left edge) whose x ranges overlap or touch, each found
     from the box whose left edge comes first (ties: from ``first``)
-    (broadphase._sweep_pairs)."""
+    (grid._sweep_pairs)."""
     for a in first:  # the left edges of ``second`` in [left, right] of a's
         begin, end = _after(boxes, second, boxes[a, 0], False), _after(boxes, second, boxes[a, 0] + boxes[a, 2], True)
         for k in range(begin, end):
@@ -164,7 +164,7 @@ def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, f
 @helper
 def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
     """``_report`` the pairs of ``rows`` (sorted by left edge) whose x
-    ranges overlap or touch, each once (broadphase._sweep_pairs)."""
+    ranges overlap or touch, each once (grid._sweep_pairs)."""
     for i in range(rows.shape[0]):
         a = rows[i]
         right = boxes[a, 0] + boxes[a, 2]
@@ -178,7 +178,7 @@ def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: A
 @kernel
 def _crowd_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, cx: int, cy: int, size: float,
                  shuffle: int, found: Any, count: int) -> int:
-    """A crowded cell's pairs (broadphase._crowd_pairs): its rows sorted by
+    """A crowded cell's pairs (grid._crowd_pairs): its rows sorted by
     kind (a bit for ``skip``, one for ``level``), then by left edge, and
     each two kinds that share no bit swept against each other; in a pile
     the ordinary movers (kind 0) paired along a ring instead."""

@@ -281,7 +281,7 @@ def _slot(table: Any, x: int, y: int, create: bool, status: Any, counter: int) -
 
 @_helper
 def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
-    """First and last column and row of the cells a box covers (broadphase._span)."""
+    """First and last column and row of the cells a box covers (grid._span)."""
     return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
 
 
@@ -758,7 +758,7 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
 @_helper
 def _candidates(body: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float, marks: Any,
                 out: Any) -> int:
-    """CollisionSystem.candidates: the row's partners while ``box`` stays
+    """Found.candidates: the row's partners while ``box`` stays
     inside its filed box, else a grid query."""
     if _within(box, _filed(body, row)):
         return _partners(links, row, out)
@@ -800,7 +800,7 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
 @_inlined
 def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any, row: int, box: Any,
            size: float, marks: Any, out: Any) -> int:
-    """CollisionSystem.widen: the row's candidates within ``box`` written to
+    """Found.widen: the row's candidates within ``box`` written to
     ``out``, filing it under ``box`` too when it leaves its filed box, and
     linking it with the rows it meets anew; the refiling and the pairs met
     are logged in ``events`` for the caller to repeat on its grid."""

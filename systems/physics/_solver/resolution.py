@@ -230,7 +230,7 @@ class Resolution:
         the contact (touching faces ``surface`` px long); return the bodies
         that moved. When both hold still that way (a STATIC or a body pinned
         against one on each side) the body between is ``crushed``: it is
-        still pushed out of a STATIC, and Response then centres it between
+        still pushed out of a STATIC, and the crush stage then centres it between
         the squeezing surfaces (``centre_crushed``). A pair known to be
         ``squeezed`` (a body still crushed since last step) is crushed and
         settled without moving."""
@@ -241,7 +241,7 @@ class Resolution:
             return []
         if pinned[0] and pinned[1] and self._closing(a, b, normal):  # squeezed between things that won't yield
             # Still pushed out of a STATIC (push_share moves the one that is
-            # not), so nothing is left inside level geometry; Response then
+            # not), so nothing is left inside level geometry; the crush stage then
             # centres it between the squeezing surfaces (``centre_crushed``).
             self.crushed.update(body.entity for body in (a, b) if not body.static)
         lift = self._slope_lift(a, b, normal)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pygame import Vector2
 
-from systems.physics._bodies.body import Body
 from systems.physics._stages.context import StepContext
 from systems.physics._solver.riders import Rides, express_in_platform_frames
 

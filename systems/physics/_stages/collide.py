@@ -93,8 +93,8 @@ class Collide:
     across steps that looks up the latest run's. A system that moves bodies
     after Collision makes the World run Collision again before Response, and
     Response hands the stages the ``found`` of that run, so they always
-    describe the world Response resolves. Last in a step, Response calls
-    ``settle_kinematic``; ``sync`` brings the bodies and grid up to date
+    describe the world Response resolves. Last in a step, the contacts stage
+    calls ``settle_kinematic``; ``sync`` brings the bodies and grid up to date
     between steps, for queries.
     """
 

@@ -174,7 +174,7 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
                      pairs: np.ndarray, met: np.ndarray,
                      entities: np.ndarray) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """``Swept.overlapping`` and ``Swept.links`` from the rows' boxes now and
-    at the start, with the float operations of ResponseSystem's ``_enqueue``
+    at the start, with the float operations of push-out's ``_enqueue``
     and piles' ``_overlapped_before``; ``pairs`` and ``met`` are rows."""
     position = arrays.now.copy()  # Body.box: where Collision read it, or where the sweeps moved it to
     position[moved] = ends

@@ -16,16 +16,15 @@ from systems.physics._stages.board import leave_or_land
 from systems.physics._stages.context import StepContext
 from systems.physics._stages.ground import DIAGONAL, grounded_bodies
 from systems.physics._stages.memory import Memory
-from systems._world import WorldLike
 
 __all__ = ["record", "update_touching"]
 
 log = logging.getLogger(__name__)
 
 
-def record(step: StepContext, memory: Memory, world: WorldLike) -> None:
+def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> None:
     """Keep the step's contacts, grounded and crushed bodies and riders in
-    ``memory``, and set the Touching components of ``world``'s entities."""
+    ``memory``, and set the ``touching`` components (by entity)."""
     memory.keep(step.state)
     memory.grounded = grounded_bodies(memory.contacts(), step.up) if step.up else {}
     memory.crushed = sorted(step.state.crushed)
@@ -34,7 +33,6 @@ def record(step: StepContext, memory: Memory, world: WorldLike) -> None:
         log.info("entity %d is crushed: squeezed between colliders that won't yield, it is left "
                  "where it is (World.on_crush tells the game; logged once per World)", memory.crushed[0])
     leave_or_land(step, memory.rides)
-    touching = dict(world.get_component(Touching))
     if touching:
         update_touching(touching, memory.contacts())
     step.settle_kinematic()

@@ -2,10 +2,11 @@
 
 ``ResponseSystem.process`` builds a ``StepContext`` from the World's settings and the
 collide stage's latest results (its ``Found``), then passes it explicitly to each stage in
-order (board, sweep, push-out, crush, ground, contacts). Stages read what they need from it and write their
-results into it; it is dropped at the end of the step, so no stage can read a cache left
-over from an earlier one. What does live across steps is in ``Memory``
-(``systems.physics._stages.memory``).
+order (board, sweep, push-out, crush, ground, contacts). Stages read what they need from
+it and write their results into it; it is dropped at the end of the step. What lives
+across steps is in ``Memory`` (``systems.physics._stages.memory``) and, for the broad
+phase, in ``Collide``: the grid, which stages change only through ``Found.widen``,
+``file_wider`` and ``file_rows_wider``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from systems.physics._solver.resolution import CollisionFilter, Resolution
 
 __all__ = ["StepContext", "begin_step"]
 
-_ZERO = Vector2()
 
 
 @dataclass(slots=True)

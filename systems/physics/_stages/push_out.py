@@ -174,7 +174,7 @@ def _warn_once(memory: Memory, a: int, b: int, depth: float, iterations: int) ->
         memory.warned_overlap = True
         log.warning(
             "entities %d and %d still overlap by %.3f px after %d iterations; "
-            "resolution may be incomplete this step (warned once per system)",
+            "resolution may be incomplete this step (warned once per World)",
             a, b, depth, iterations,
         )
 

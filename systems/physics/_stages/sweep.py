@@ -93,7 +93,7 @@ class Path:
 
 
 class Sweeper:
-    """Resolves one step's impacts in time order for a ResponseSystem.
+    """The sweep stage: resolves one step's impacts in time order.
 
     ``max_subdivisions`` bounds the impacts one body takes part in per step
     (Sacred Software's article uses 32); a body that reaches it stops where it is for the
@@ -109,9 +109,11 @@ class Sweeper:
         self._warned = False
 
     def run(self, collision: Found, state: Resolution, dt: float, gravity: Vector2,
-            carried: bool = False) -> None:
+            carried: bool = False) -> tuple[list[tuple[int, int]], Swept | None]:
         """Sweep all candidate pairs of this step and resolve their impacts
-        (``gravity``: px/s², Movement's; ``carried``: some body rides a platform this step)."""
+        (``gravity``: px/s², Movement's; ``carried``: some body rides a platform this step).
+        Returns the pairs first met on changed paths and, when the compiled stage ran,
+        what it found for push-out (also kept as ``met`` and ``swept`` until the next run)."""
         self.collision, self.state, self.dt = collision, state, dt
         # px/s: the velocity gravity adds in a step (see _lag).
         self.pull = gravity * dt
@@ -123,7 +125,7 @@ class Sweeper:
             self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
             if self.swept.frozen is not None:
                 self._warn_frozen(self.swept.frozen)
-            return
+            return self.met, self.swept
         self.queue: list[Impact] = []
         self.tiebreak = itertools.count()
         bodies = collision.bodies
@@ -141,6 +143,7 @@ class Sweeper:
                 body = bodies[entity]
                 body.transform.position.update(path.at(1.0))
                 body.sync()
+        return self.met, self.swept
 
     def _path(self, body: Body) -> Path:
         """The body's path, made on first use from where Movement took it."""
@@ -388,7 +391,7 @@ class Sweeper:
             self._warned = True
             log.warning(
                 "entity %d took part in %d impacts in one step; it stops where it is "
-                "for the rest of the step (warned once per system)",
+                "for the rest of the step (warned once per World)",
                 entity, self.max_subdivisions,
             )
 

@@ -16,11 +16,11 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-import systems.physics._stages.sweep as continuous
+from systems.physics._stages import sweep as sweep_stage
 from components import Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
-from systems.physics._kernels import sweep as sweepkernel
-pytestmark = pytest.mark.skipif(not sweepkernel.ENABLED, reason="the kernel is off (ECS_ARCADE_JIT=0 or no numba)")
+from systems.physics._kernels import sweep as sweep_kernel
+pytestmark = pytest.mark.skipif(not sweep_kernel.ENABLED, reason="the kernel is off (ECS_ARCADE_JIT=0 or no numba)")
 
 SIDE = 240.0  # px, inside of the arena
 WALL = 60.0  # px, thicker than a body moves in a step at the speeds drawn here
@@ -92,13 +92,13 @@ def step_both(scene: dict, kinematic_speed: float = 0.0) -> tuple[list[list[str]
 def kernel_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the steps the kernel computed."""
     calls: list[int] = []
-    real = continuous.sweep_compiled
+    real = sweep_stage.sweep_compiled
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(continuous, "sweep_compiled", counted)
+    monkeypatch.setattr(sweep_stage, "sweep_compiled", counted)
     return calls
 
 
@@ -116,12 +116,12 @@ COMPUTED: list[int] = []  # steps the kernel computed in the property test below
 def test_kernel_matches_the_reference_bit_for_bit(scene: dict) -> None:
     # Any difference, even in the last bit of one coordinate or a signed
     # zero, fails: the kernel is a port, not an approximation.
-    real = continuous.sweep_compiled
-    continuous.sweep_compiled = lambda *args: COMPUTED.append(1) or real(*args)  # type: ignore[assignment]
+    real = sweep_stage.sweep_compiled
+    sweep_stage.sweep_compiled = lambda *args: COMPUTED.append(1) or real(*args)  # type: ignore[assignment]
     try:
         reference, compiled = step_both(scene, kinematic_speed=90.0)
     finally:
-        continuous.sweep_compiled = real
+        sweep_stage.sweep_compiled = real
     assert compiled == reference
     assert len(COMPUTED) >= scene["steps"]  # (cumulative) the compiled run's steps went through it
 
@@ -263,7 +263,7 @@ def test_the_kernel_source_runs_as_plain_python_too(tmp_path: Path) -> None:
         "import random\n"
         "from components import Collider, ColliderType, Physics, Transform\n"
         "from ecs import World\n"
-        "from systems.physics._kernels import sweep as sweepkernel\n"
+        "from systems.physics._kernels import sweep as sweep_kernel\n"
         "world = World()\n"
         "for x, y, w, h in ((-40, -40, 200, 40), (-40, 120, 200, 40), (-40, 0, 40, 120), (120, 0, 40, 120)):\n"
         "    world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))\n"
@@ -273,7 +273,7 @@ def test_the_kernel_source_runs_as_plain_python_too(tmp_path: Path) -> None:
         "                        Physics((rng.uniform(-2000, 2000), rng.uniform(-2000, 2000)), elasticity=0.8))\n"
         "for _ in range(10):\n"
         "    world.step(1 / 60)\n"
-        "print(sweepkernel.MODE, sweepkernel.ENABLED)\n"
+        "print(sweep_kernel.MODE, sweep_kernel.ENABLED)\n"
         "for e, t in sorted(world.get_component(Transform)):\n"
         "    print(e, repr(t.position.x), repr(t.position.y))\n"
     )
@@ -300,24 +300,24 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one(monkeypatch: pytest.M
     expected = build(scene, False)
     expected.step(1 / 60)
     statuses = []
-    real = sweepkernel.run_sweeps
+    real = sweep_kernel.run_sweeps
 
     def first_with_8_slots(*args):  # type: ignore[no-untyped-def]
         buffers = args[-1]
         if not statuses:
-            capacity, _, rows = sweepkernel.buffer_sizes(buffers)
-            buffers = sweepkernel.make_buffers(capacity, 8, rows)
+            capacity, _, rows = sweep_kernel.buffer_sizes(buffers)
+            buffers = sweep_kernel.make_buffers(capacity, 8, rows)
         status, contacts, events = real(*args[:-1], buffers)
         statuses.append(status.copy())
         return status, contacts, events
 
-    monkeypatch.setattr(sweepkernel, "run_sweeps", first_with_8_slots)
+    monkeypatch.setattr(sweep_kernel, "run_sweeps", first_with_8_slots)
     world = build(scene, True)
     world.step(1 / 60)
     assert len(statuses) == 2
-    assert statuses[0][sweepkernel.OVERFLOW] == sweepkernel.FULL_TABLE
-    assert statuses[0][sweepkernel.CONTACTS] == 4 and statuses[0][sweepkernel.OCCUPIED] <= 4
-    assert statuses[1][sweepkernel.OVERFLOW] == 0 and statuses[1][sweepkernel.CONTACTS] == 6
+    assert statuses[0][sweep_kernel.OVERFLOW] == sweep_kernel.FULL_TABLE
+    assert statuses[0][sweep_kernel.CONTACTS] == 4 and statuses[0][sweep_kernel.OCCUPIED] <= 4
+    assert statuses[1][sweep_kernel.OVERFLOW] == 0 and statuses[1][sweep_kernel.CONTACTS] == 6
     assert len(world.contacts) == 6
     assert snapshot(world) == snapshot(expected)
 
@@ -329,7 +329,7 @@ def test_the_kernel_sorts_rows_in_place(values: list[int], count: int) -> None:
 
     count = min(count, len(values))
     out = np.array(values, np.int64)
-    sweepkernel._sort(out, count)
+    sweep_kernel._sort(out, count)
     assert out.tolist() == sorted(values[:count]) + values[count:]
 
 
@@ -342,7 +342,7 @@ def test_overlapping_pairs_are_those_overlapping_by_more_than_the_margin(boxes: 
     import numpy as np
 
     pairs = [(i, j) for i in range(len(boxes)) for j in range(len(boxes)) if i != j]
-    found = sweepkernel.overlapping(np.array(boxes), np.array(pairs, np.int64).reshape(-1, 2), margin)
+    found = sweep_kernel.overlapping(np.array(boxes), np.array(pairs, np.int64).reshape(-1, 2), margin)
 
     def overlap(a: tuple, b: tuple, axis: int) -> float:
         return min(a[axis] + a[axis + 2], b[axis] + b[axis + 2]) - max(a[axis], b[axis])
@@ -357,14 +357,14 @@ def test_boxes_side_by_side_overlap_only_by_what_they_share() -> None:
 
     boxes = np.array([[0.0, 0.0, 10.0, 10.0], [9.5, 0.0, 10.0, 10.0]])
     pairs = np.array([[0, 1]], np.int64)
-    assert sweepkernel.overlapping(boxes, pairs, 0.4).tolist() == [True]
-    assert sweepkernel.overlapping(boxes, pairs, 0.5).tolist() == [False]
+    assert sweep_kernel.overlapping(boxes, pairs, 0.4).tolist() == [True]
+    assert sweep_kernel.overlapping(boxes, pairs, 0.5).tolist() == [False]
 
 
 @pytest.mark.parametrize("rows", [1, 3, 2004])
 def test_an_aligned_table_starts_each_row_on_a_cache_line(rows):
-    table = sweepkernel.aligned_table(rows, sweepkernel.FLOAT_COLUMNS)
-    ints = sweepkernel.aligned_table(rows, sweepkernel.INT_COLUMNS, np.int64)
+    table = sweep_kernel.aligned_table(rows, sweep_kernel.FLOAT_COLUMNS)
+    ints = sweep_kernel.aligned_table(rows, sweep_kernel.INT_COLUMNS, np.int64)
     for array in (table, ints):
         assert array.shape == (rows, array.shape[1]) and not array.any()
         assert all(array[row].ctypes.data % 64 == 0 for row in range(rows))
@@ -372,4 +372,4 @@ def test_an_aligned_table_starts_each_row_on_a_cache_line(rows):
 
 def test_a_table_of_rows_that_are_not_whole_cache_lines_is_refused():
     with pytest.raises(ValueError, match="columns"):
-        sweepkernel.aligned_table(4, 28)
+        sweep_kernel.aligned_table(4, 28)
