@@ -167,15 +167,16 @@ class World:
 
     def _subscribe(self, subscriptions: list[Subscription], handler: CollisionHandler | None,
                    between: Between | None) -> Any:
-        """Add a handler, or return a decorator that will."""
-        if handler is None:
-            return lambda function: self._subscribe(subscriptions, function, between)
-        if not callable(handler):
-            raise ValueError(f"handler must be callable, got {handler!r}")
+        """Add a handler, or return a decorator that will (``between`` is
+        checked at once either way)."""
         if between is not None:
             if (not isinstance(between, tuple) or len(between) != 2
                     or not all(isinstance(c, int) and not isinstance(c, bool) and 0 < c <= ALL for c in between)):
                 raise ValueError(f"between must be a pair of categories (int layer bits), got {between!r}")
+        if handler is None:
+            return lambda function: self._subscribe(subscriptions, function, between)
+        if not callable(handler):
+            raise ValueError(f"handler must be callable, got {handler!r}")
         subscriptions.append(Subscription(handler, between))
         return handler
 

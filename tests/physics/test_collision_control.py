@@ -267,3 +267,17 @@ def test_shooter_bullets_never_meet_the_ship_or_each_other_and_the_radar_counts_
         counts.append(world.component_for_entity(state["radar"], Radar).inside)
         assert counts[-1] == near
     assert state["kills"] > 0 and max(counts) > 0
+
+
+@pytest.mark.parametrize("subscribe", ["on_collision", "on_collision_begin", "on_collision_end"])
+@pytest.mark.parametrize("between", [(1, 2, 3), (1,), (0, 1), (1, True), [1, 2], (1, 2.0)])
+def test_a_bad_between_is_refused_at_once_even_when_used_as_a_decorator(subscribe, between):
+    # The decorator form (no handler yet) must not put the check off until a handler comes,
+    # or never, if the returned decorator is dropped.
+    from ecs import World
+
+    world = World()
+    with pytest.raises(ValueError, match="between must be a pair of categories"):
+        getattr(world, subscribe)(between=between)
+    with pytest.raises(ValueError, match="between must be a pair of categories"):
+        getattr(world, subscribe)(lambda contact: None, between=between)
