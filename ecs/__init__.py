@@ -13,6 +13,7 @@ from ecs.images import SpriteSheet, load_image
 from ecs.input import Input
 from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
+from ecs.snapshot import SnapshotError
 from ecs.tiled import MapError, MapObject, TileMap, load_map
 from ecs.timestep import FixedTimestep
 from ecs.world import (
@@ -50,6 +51,7 @@ __all__ = [
     "MapObject",
     "RESPONSE_PRIORITY",
     "Scene",
+    "SnapshotError",
     "SpriteSheet",
     "System",
     "TileMap",

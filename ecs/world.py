@@ -6,7 +6,7 @@ import itertools
 import threading
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import esper
@@ -15,6 +15,7 @@ from pygame import Vector2
 from components import ALL, Collider, Physics, Transform
 from components import limits
 from components._checks import area_size, vector_within
+from ecs import snapshot
 from ecs.events import Between, CollisionEvents, CollisionHandler, StepErrors, Subscription
 from systems.physics.collision import CollisionSystem
 from systems.physics._shapes.contact import Contact
@@ -222,6 +223,50 @@ class World:
     def _queries(self) -> SpatialQueries:
         self.collision.sync()  # (through this World's methods, each under the lock)
         return SpatialQueries(self.collision)
+
+    def snapshot(self, resources: Iterable[type] = ()) -> bytes:
+        """The World's whole simulation state as bytes (``ecs.snapshot``):
+        every entity and component, the ids to come, pending deletions, the
+        physics' state kept across steps, the events' memory of touching
+        pairs, and the resources of the types named in ``resources`` (a
+        score, a wave counter; the camera and input are the game's, not the
+        simulation's). ``restore`` brings it back; stepping on then gives the
+        same floats as never having stopped, in this process or another."""
+        kinds = list(resources)
+        missing = [kind for kind in kinds if kind not in self.resources]
+        if missing:
+            raise ValueError(f"resources: {self.name} holds no resource of type {missing[0]!r}")
+        with _ESPER:
+            self._enter()
+            state = {"continuous": self.response.continuous, **_esper_state()}
+        memory = self.movement.memory
+        state["memory"] = {"gravity": memory.gravity, "rides": memory.rides, "grounded": memory.grounded,
+                           "crushed": memory.crushed, "squeezes": memory.squeezes, "contacts": memory.contacts(),
+                           "warned": (memory.warned_overlap, memory.warned_crush)}
+        state["touching"] = self.events.touching
+        state["resources"] = {kind: self.resources[kind] for kind in kinds}
+        return snapshot.pack(state, self.name)
+
+    def restore(self, data: bytes) -> None:
+        """Bring back the state ``snapshot`` made. Bytes that are not a
+        snapshot, of another format version, corrupted, or of a World with
+        the other pipeline raise ``SnapshotError`` (a ValueError) and leave
+        the World as it was. Systems and handlers are code, not state: they
+        stay as this World has them."""
+        state = snapshot.unpack(data)
+        if state["continuous"] != self.response.continuous:
+            raise snapshot.SnapshotError(f"a snapshot of a World with continuous={state['continuous']} "
+                                         f"cannot be restored into {self.name} (continuous={self.response.continuous})")
+        with _ESPER:
+            self._enter()
+            _replace_esper_state(state["entities"], state["next_entity"], state["pending"])
+        memory, saved = self.movement.memory, state["memory"]
+        memory.gravity, memory.rides, memory.grounded = saved["gravity"], saved["rides"], saved["grounded"]
+        memory.crushed, memory.squeezes = saved["crushed"], saved["squeezes"]
+        memory.warned_overlap, memory.warned_crush = saved["warned"]
+        memory.replace_contacts(saved["contacts"])
+        self.events.touching = state["touching"]
+        self.resources.update(state["resources"])
 
     def insert_resource(self, resource: Any) -> None:
         """Store a world-wide singleton (Bevy's resources), keyed by its type."""
@@ -449,6 +494,31 @@ class World:
         """Every (entity, (components...)) holding all those types."""
         every: Callable[..., list[tuple[int, tuple[Any, ...]]]] = esper.get_components  # (one of its overloads)
         return self._esper(every, *component_types)
+
+
+def _esper_state() -> dict[str, Any]:
+    """The current esper world's entities (each with its components, by
+    type, in the order they were added), the next entity id and the
+    deletions pending. esper 3 keeps these in module globals and has no
+    public way to list every entity or to read its id counter without
+    consuming it; the World is the one place that reaches them."""
+    database: dict[int, dict[type, Any]] = esper._entities  # noqa: SLF001
+    counter: itertools.count[int] = esper._entity_count  # noqa: SLF001
+    return {"entities": [(entity, list(components.values())) for entity, components in sorted(database.items())],
+            "next_entity": counter.__reduce__()[1][0],
+            "pending": sorted(esper._dead_entities)}  # noqa: SLF001
+
+
+def _replace_esper_state(entities: list[tuple[int, list[Any]]], next_entity: int, pending: list[int]) -> None:
+    """Make the current esper world hold exactly ``entities`` (with their
+    ids), the id counter at ``next_entity`` and ``pending`` deletions."""
+    esper.clear_database()
+    for entity, components in entities:
+        esper._entity_count = itertools.count(entity)  # noqa: SLF001 (create_entity takes the next id)
+        esper.create_entity(*components)
+    esper._entity_count = itertools.count(next_entity)  # noqa: SLF001
+    for entity in pending:
+        esper.delete_entity(entity)
 
 
 class _Timed:

@@ -1,0 +1,86 @@
+"""Snapshots: a World's whole simulation state as bytes, and back (``World.snapshot``,
+``World.restore``).
+
+A snapshot holds every entity and its components, the entity ids to come, the deletions
+still pending, what the physics keeps from step to step (``Memory``: gravity, riders,
+grounded, crushed, squeezes, the last step's contacts), the collision events' memory of
+touching pairs, and the resources the caller names. ``unpack`` checks the bytes first (the
+format's mark, its version, a SHA-256 of the rest) and the World checks that the pipeline
+matches, before anything is replaced: a refused snapshot leaves the World untouched.
+The collide stage reads everything anew from the components on the next step; stepping
+on gives the same floats as never having stopped, because no result of a step depends on
+the order in which the broad phase happens to list its pairs.
+
+Surfaces (a Sprite's image, an Animation's frames) are kept as their RGBA pixels; one
+surface shared by many components is kept once and shared again after loading. The payload
+is a pickle: load only snapshots your own program made (a pickle from elsewhere can run code).
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import io
+import pickle
+import struct
+from typing import Any
+
+import pygame
+
+__all__ = ["FORMAT", "SnapshotError", "pack", "unpack"]
+
+#: Bumped whenever what a snapshot holds, or how, changes.
+FORMAT = 1
+_MARK = b"ecs-arcade snapshot\n"
+_HEADER = struct.Struct("<H32s")  # format version, SHA-256 of the payload
+
+
+class SnapshotError(ValueError):
+    """A snapshot that cannot be loaded: not one, another format version, corrupted, or made
+    by a World with another pipeline. The World it was loaded into is left as it was."""
+
+
+def pack(state: dict[str, Any], where: str) -> bytes:
+    """``state`` (plain data and components) as snapshot bytes: the mark, the format
+    version, a SHA-256 of the payload, then the payload. ``where`` names the World."""
+    payload = io.BytesIO()
+    pickler = pickle.Pickler(payload, protocol=5)
+    pickler.dispatch_table = {**copyreg.dispatch_table, pygame.Surface: _reduce_surface}
+    try:
+        pickler.dump(state)
+    except (pickle.PicklingError, TypeError, AttributeError) as error:
+        raise SnapshotError(f"snapshot of {where}: a component or resource cannot be kept: {error}") from error
+    data = payload.getvalue()
+    return _MARK + _HEADER.pack(FORMAT, hashlib.sha256(data).digest()) + data
+
+
+def unpack(data: object) -> dict[str, Any]:
+    """The state snapshot bytes hold, after checking their mark, version and digest
+    (``SnapshotError`` if any is wrong)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise SnapshotError(f"a snapshot is bytes, got {type(data).__name__}")
+    data = bytes(data)
+    if not data.startswith(_MARK) or len(data) < len(_MARK) + _HEADER.size:
+        raise SnapshotError("not an ecs-arcade snapshot (its first bytes are not the snapshot mark)")
+    version, digest = _HEADER.unpack_from(data, len(_MARK))
+    if version != FORMAT:
+        raise SnapshotError(f"snapshot format {version}, but this version of ecs-arcade reads format {FORMAT}")
+    payload = data[len(_MARK) + _HEADER.size:]
+    if hashlib.sha256(payload).digest() != digest:
+        raise SnapshotError("snapshot corrupted: its contents do not match their SHA-256")
+    try:
+        state: dict[str, Any] = pickle.loads(payload)
+    except Exception as error:  # a component class this program no longer has, or renamed
+        raise SnapshotError(f"snapshot could not be read: {type(error).__name__}: {error}") from error
+    return state
+
+
+def _reduce_surface(surface: pygame.Surface) -> tuple[Any, tuple[bytes, tuple[int, int]]]:
+    """A Surface as its RGBA pixels and size (pickle's reduce protocol)."""
+    return _surface, (pygame.image.tobytes(surface, "RGBA"), surface.get_size())
+
+
+def _surface(pixels: bytes, size: tuple[int, int]) -> pygame.Surface:
+    """The Surface ``_reduce_surface`` kept."""
+    return pygame.image.frombytes(pixels, size, "RGBA")
+

@@ -1,0 +1,203 @@
+"""Snapshots: stepping on from a restored snapshot gives the same floats as never having stopped,
+in this World, in a new one and in another process; a snapshot that can't be trusted is refused
+and leaves the World as it was."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import esper
+import pygame
+import pytest
+
+from components import ALL, Collider, ColliderType, Physics, Shape, Side, Sprite, Touching, Transform
+from ecs import SnapshotError, World
+
+DT = 1 / 60
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Score:
+    """A resource that is part of the simulation: coins picked up."""
+
+    def __init__(self) -> None:
+        self.coins = 0
+        self.entered = 0  # times a body began to touch the floor's sensor strip
+
+
+class Lift(esper.Processor):
+    """Turns the lift round every 90 steps (a user system with state in a component)."""
+
+    def __init__(self, world: World, lift: int) -> None:
+        self.world, self.lift = world, lift
+
+    def process(self, dt: float) -> None:
+        transform = self.world.component_for_entity(self.lift, Transform)
+        physics = self.world.component_for_entity(self.lift, Physics)
+        if not 100 <= transform.position.y <= 260:
+            physics.velocity.y = -physics.velocity.y
+
+
+def build(continuous: bool = True, seed: int = 5) -> World:
+    """A closed level with gravity: floor, walls, a ramp, a one-way ledge, a lift, falling
+    boxes and balls of random materials, coins (TRIGGERs) counted by a begin handler."""
+    world = World(gravity=(0, 980), continuous=continuous)
+    rng = random.Random(seed)
+    for x, y, w, h in ((0, 300, 400, 20), (-20, 0, 20, 320), (400, 0, 20, 320), (0, -20, 400, 20)):
+        world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
+    world.create_entity(Transform((300, 260)), Collider((40, 40), type=ColliderType.STATIC,
+                                                        shape=Shape.TRIANGLE_BOTTOM_RIGHT))
+    world.create_entity(Transform((20, 200)), Collider((80, 6), type=ColliderType.STATIC, sides=Side.TOP))
+    lift = world.create_entity(Transform((150, 240)), Collider((60, 8), type=ColliderType.STATIC),
+                               Physics(velocity=(0, -60)))
+    world.add_system(Lift(world, lift), priority=400)
+    for _ in range(30):
+        size = rng.choice((8.0, 10.0, 12.0))
+        shape = rng.choice((Shape.BOX, Shape.CIRCLE))
+        world.create_entity(Transform((rng.uniform(10, 370), rng.uniform(0, 150))), Collider((size, size), shape=shape),
+                            Physics(velocity=(rng.uniform(-200, 200), rng.uniform(-100, 100)),
+                                    mass=rng.uniform(0.5, 3), elasticity=rng.choice((0.0, 0.5, 1.0)),
+                                    friction=rng.uniform(0, 0.8)), Touching())
+    for index in range(8):
+        world.create_entity(Transform((20 + 45 * index, 280)), Collider((6, 6), type=ColliderType.TRIGGER,
+                                                                       category=2, mask=ALL))
+    # A sensor strip along the floor that stays: pairs with it begin once and last many steps.
+    strip = world.create_entity(Transform((0, 290)), Collider((400, 10), type=ColliderType.TRIGGER, category=4))
+    world.insert_resource(Score())
+
+    def entered(contact) -> None:
+        world.resource(Score).entered += 1
+
+    world.on_collision_begin(entered, between=(4, 1))
+
+    def pick_up(contact) -> None:  # a coin is removed, and counted, the step it is touched
+        coin = contact.b if world.try_component(contact.b, Collider).type is ColliderType.TRIGGER else contact.a
+        world.delete_entity(coin)
+        world.resource(Score).coins += 1
+
+    world.on_collision_begin(pick_up, between=(2, 1))
+    return world
+
+
+def state(world: World) -> list[str]:
+    """Every position, velocity and Touching flag, bit for bit, the contacts and the score."""
+    lines = [f"{e} {t.position.x.hex()} {t.position.y.hex()}" for e, t in sorted(world.get_component(Transform))]
+    lines += [f"{e} {p.velocity.x.hex()} {p.velocity.y.hex()}" for e, p in sorted(world.get_component(Physics))]
+    lines += [f"{e} {t.down} {t.ground}" for e, t in sorted(world.get_component(Touching))]
+    lines += [f"{c.a} {c.b} {c.normal.x.hex()} {c.normal.y.hex()} {c.depth.hex()}" for c in world.contacts]
+    score = world.resource(Score)
+    return lines + [f"coins {score.coins} entered {score.entered}"]
+
+
+def run(world: World, steps: int) -> list[list[str]]:
+    return [(world.step(DT), state(world))[1] for _ in range(steps)]
+
+
+@pytest.mark.parametrize("continuous", [True, False], ids=["continuous", "discrete"])
+def test_stepping_on_from_a_snapshot_gives_what_never_stopping_gives(continuous: bool) -> None:
+    world = build(continuous)
+    run(world, 60)
+    data = world.snapshot(resources=[Score])
+    never_stopped = run(world, 120)
+    assert never_stopped[-1] != never_stopped[0]  # things moved: the comparison means something
+    assert world.resource(Score).entered > 0 and world.contacts  # bodies rest on the strip: pairs last
+    world.restore(data)  # the same World, 120 steps on
+    assert run(world, 120) == never_stopped
+    fresh = build(continuous, seed=99)  # a new World with the same systems and other bodies
+    fresh.restore(data)
+    assert run(fresh, 120) == never_stopped
+
+
+def test_a_snapshot_restored_in_another_process_steps_on_the_same(tmp_path: Path) -> None:
+    script = tmp_path / "scene.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests' / 'world')!r})\n"
+        "from test_snapshot import Score, build, run\n"
+        "from pathlib import Path\n"
+        "path = Path(sys.argv[2])\n"
+        "world = build()\n"
+        "if sys.argv[1] == 'save':\n"
+        "    run(world, 45)\n"
+        "    path.write_bytes(world.snapshot(resources=[Score]))\n"
+        "else:\n"
+        "    world.restore(path.read_bytes())\n"
+        "print(run(world, 60)[-1])\n")
+    env = {"PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "random"}
+    saved, loaded = (subprocess.run([sys.executable, str(script), mode, str(tmp_path / "world.snap")], env=env,
+                                    capture_output=True, text=True, check=True, cwd=ROOT).stdout
+                     for mode in ("save", "load"))
+    assert saved == loaded and "coins" in saved
+
+
+def test_new_entities_after_a_restore_get_the_ids_they_would_have_had() -> None:
+    world = build()
+    run(world, 30)
+    data = world.snapshot()
+    expected = world.create_entity(Transform((0, 0)))
+    world.restore(data)
+    assert world.create_entity(Transform((0, 0))) == expected
+    assert not world.entity_exists(expected + 1)
+
+
+def test_a_deletion_pending_when_the_snapshot_was_taken_happens_after_the_restore() -> None:
+    world = build()
+    run(world, 5)
+    doomed = world.create_entity(Transform((0, 0)))
+    world.delete_entity(doomed)  # deleted at the start of the next step
+    data = world.snapshot(resources=[Score])
+    fresh = build(seed=3)
+    fresh.restore(data)
+    assert fresh.entity_exists(doomed) == world.entity_exists(doomed)
+    run(fresh, 1)
+    assert not fresh.entity_exists(doomed) and not fresh.try_component(doomed, Transform)
+
+
+def test_a_sprite_image_comes_back_with_its_pixels_and_shared_once() -> None:
+    world = World()
+    image = pygame.Surface((3, 2), pygame.SRCALPHA)
+    image.fill((10, 20, 30, 200))
+    image.set_at((1, 1), (250, 0, 5, 255))
+    first = world.create_entity(Transform((0, 0)), Sprite(image=image))
+    second = world.create_entity(Transform((5, 0)), Sprite(image=image))
+    data = world.snapshot()
+    other = World()
+    other.restore(data)
+    kept = other.component_for_entity(first, Sprite).image
+    assert kept is other.component_for_entity(second, Sprite).image
+    assert kept.get_size() == (3, 2)
+    assert [kept.get_at((x, y)) for x in range(3) for y in range(2)] == [image.get_at((x, y)) for x in range(3)
+                                                                         for y in range(2)]
+
+
+def _refused(world: World, data: object, match: str) -> None:
+    before = state(world)
+    with pytest.raises(SnapshotError, match=match):
+        world.restore(data)  # type: ignore[arg-type]
+    assert state(world) == before
+
+
+def test_bytes_that_are_not_a_good_snapshot_are_refused_and_the_world_is_left_as_it_was() -> None:
+    source = build()
+    run(source, 20)
+    data = source.snapshot(resources=[Score])
+    world = build(seed=11)
+    run(world, 10)
+    _refused(world, "not bytes", "a snapshot is bytes")
+    _refused(world, b"PNG\x00" + data[4:], "not an ecs-arcade snapshot")
+    mark = len(b"ecs-arcade snapshot\n")
+    _refused(world, data[:mark] + (99).to_bytes(2, "little") + data[mark + 2:], "format 99")
+    flipped = bytearray(data)
+    flipped[-10] ^= 0x01
+    _refused(world, bytes(flipped), "corrupted")
+    _refused(world, data[:-1], "corrupted")
+    discrete = build(continuous=False)
+    _refused(discrete, data, "continuous=True")
+
+
+def test_a_resource_the_world_does_not_hold_is_named() -> None:
+    with pytest.raises(ValueError, match="holds no resource of type"):
+        World().snapshot(resources=[Score])
