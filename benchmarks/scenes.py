@@ -175,7 +175,7 @@ def platformer(count: int, seed: int = 1) -> Layout:
     tiers = max(1, math.ceil(count / (2 * columns)))
     height = (tiers + 1) * TIER
     pieces = walls(width, height)
-    movers = []
+    movers: list[Mover] = []
     for tier in range(tiers):
         top = (tier + 1) * TIER
         pieces += tier_pieces(top, (tier % 2) * STRETCH / 2, width)
@@ -312,6 +312,7 @@ def one_way_rule(arbiter: pymunk.Arbiter, _space: pymunk.Space, _data: object) -
     contact only if the mover's bottom was above the ledge's top when the
     step began (y grows downward; a shape's bb.top is its largest y)."""
     mover, ledge = arbiter.shapes
+    assert mover.body is not None  # a shape in a space has a body
     bottom_then = mover.bb.top - mover.body.velocity.y * DT
     if bottom_then > ledge.bb.bottom + ONE_WAY_SLOP:
         arbiter.process_collision = False
@@ -396,16 +397,17 @@ def header(discrete: bool) -> str:
     return line + (" discrete ms/step | escaped discrete |" if discrete else "")
 
 
+def both(ours: int, theirs: int | None) -> str:
+    """A count each engine kept, ``ours / theirs`` ("–" for pymunk's when it didn't run)."""
+    return f"{ours} / {'–' if theirs is None else theirs}"
+
+
 def row(scene: str, layout: Layout, best: dict[str, Outcome]) -> str:
     """One table row: ours, pymunk, ratio, escapes, pickups, stage times (and the discrete pipeline)."""
     ours, theirs = best["swept"], best.get("pymunk")
     closed = layout.inside is not None
-
-    def pair(mine: str, other: Outcome | None, value: str) -> str:
-        return f"{mine} / {value if other is not None else '–'}"
-
-    escapes = pair(str(ours.escaped), theirs, str(theirs.escaped if theirs else "")) if closed else "– (open)"
-    pickups = pair(str(ours.pickups), theirs, str(theirs.pickups if theirs else "")) if layout.coins else "–"
+    escapes = both(ours.escaped, None if theirs is None else theirs.escaped) if closed else "– (open)"
+    pickups = both(ours.pickups, None if theirs is None else theirs.pickups) if layout.coins else "–"
     versus = f"{theirs.ms:.2f} | {ours.ms / theirs.ms:.1f}x" if theirs is not None else "– | –"
     stages = " | ".join(f"{ours.stages[name]:.2f}" for name in STAGES)
     line = f"| {scene} | {len(layout.movers)} | {ours.ms:.2f} | {versus} | {escapes} | {pickups} | {stages} |"

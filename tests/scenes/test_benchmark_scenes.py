@@ -1,5 +1,6 @@
 """The game-like scenes benchmark builds what it says and runs (tiny sizes; timings are never asserted)."""
 
+import argparse
 import importlib.util
 import math
 
@@ -19,8 +20,9 @@ def apart(boxes):
 
 
 def inside(box, area):
-    return area[0] <= box[0] and box[0] + box[2] <= area[0] + area[2] and \
-        area[1] <= box[1] and box[1] + box[3] <= area[1] + area[3]
+    """Whether ``box`` lies within ``area`` (both left, top, width, height)."""
+    return (area[0] <= box[0] and box[0] + box[2] <= area[0] + area[2]
+            and area[1] <= box[1] and box[1] + box[3] <= area[1] + area[3])
 
 
 def test_platformer_rains_n_crates_of_8_to_16_px_apart_over_ledges_one_way_ledges_and_ramps():
@@ -54,7 +56,7 @@ def test_shooter_has_fast_bullets_on_a_layer_that_skips_bullets_and_half_as_many
 
 @pytest.mark.parametrize("scene", list(SCENES))
 def test_every_scene_steps_finite_and_keeps_our_bodies_in(scene):
-    args = type("Args", (), {"level_tiles": 100, "level_crates": 20})()
+    args = argparse.Namespace(level_tiles=100, level_crates=20)
     layout = SCENES[scene](30, args)
     for continuous in (True, False):
         outcome = run_ours(layout, 2, continuous=continuous)
