@@ -21,13 +21,15 @@ from __future__ import annotations
 import copyreg
 import hashlib
 import io
+import itertools
 import pickle
 import struct
 from typing import Any
 
+import esper
 import pygame
 
-__all__ = ["FORMAT", "SnapshotError", "pack", "unpack"]
+__all__ = ["FORMAT", "SnapshotError", "esper_state", "pack", "replace_esper_state", "unpack"]
 
 #: Bumped whenever what a snapshot holds, or how, changes.
 FORMAT = 1
@@ -73,6 +75,31 @@ def unpack(data: object) -> dict[str, Any]:
     except Exception as error:  # a component class this program no longer has, or renamed
         raise SnapshotError(f"snapshot could not be read: {type(error).__name__}: {error}") from error
     return state
+
+
+def esper_state() -> dict[str, Any]:
+    """The current esper world's entities (each with its components, by
+    type, in the order they were added), the next entity id and the
+    deletions pending. esper 3 keeps these in module globals and has no
+    public way to list every entity or to read its id counter without
+    consuming it; the World is the one place that reaches them."""
+    database: dict[int, dict[type, Any]] = esper._entities  # noqa: SLF001
+    counter: itertools.count[int] = esper._entity_count  # noqa: SLF001
+    return {"entities": [(entity, list(components.values())) for entity, components in sorted(database.items())],
+            "next_entity": counter.__reduce__()[1][0],
+            "pending": sorted(esper._dead_entities)}  # noqa: SLF001
+
+
+def replace_esper_state(entities: list[tuple[int, list[Any]]], next_entity: int, pending: list[int]) -> None:
+    """Make the current esper world hold exactly ``entities`` (with their
+    ids), the id counter at ``next_entity`` and ``pending`` deletions."""
+    esper.clear_database()
+    for entity, components in entities:
+        esper._entity_count = itertools.count(entity)  # noqa: SLF001 (create_entity takes the next id)
+        esper.create_entity(*components)
+    esper._entity_count = itertools.count(next_entity)  # noqa: SLF001
+    for entity in pending:
+        esper.delete_entity(entity)
 
 
 def _reduce_surface(surface: pygame.Surface) -> tuple[Any, tuple[bytes, tuple[int, int]]]:

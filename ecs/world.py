@@ -238,7 +238,7 @@ class World:
             raise ValueError(f"resources: {self.name} holds no resource of type {missing[0]!r}")
         with _ESPER:
             self._enter()
-            state = {"continuous": self.response.continuous, **_esper_state()}
+            state = {"continuous": self.response.continuous, **snapshot.esper_state()}
         memory = self.movement.memory
         state["memory"] = {"gravity": memory.gravity, "rides": memory.rides, "grounded": memory.grounded,
                            "crushed": memory.crushed, "squeezes": memory.squeezes, "contacts": memory.contacts(),
@@ -259,7 +259,7 @@ class World:
                                          f"cannot be restored into {self.name} (continuous={self.response.continuous})")
         with _ESPER:
             self._enter()
-            _replace_esper_state(state["entities"], state["next_entity"], state["pending"])
+            snapshot.replace_esper_state(state["entities"], state["next_entity"], state["pending"])
         memory, saved = self.movement.memory, state["memory"]
         memory.gravity, memory.rides, memory.grounded = saved["gravity"], saved["rides"], saved["grounded"]
         memory.crushed, memory.squeezes = saved["crushed"], saved["squeezes"]
@@ -494,31 +494,6 @@ class World:
         """Every (entity, (components...)) holding all those types."""
         every: Callable[..., list[tuple[int, tuple[Any, ...]]]] = esper.get_components  # (one of its overloads)
         return self._esper(every, *component_types)
-
-
-def _esper_state() -> dict[str, Any]:
-    """The current esper world's entities (each with its components, by
-    type, in the order they were added), the next entity id and the
-    deletions pending. esper 3 keeps these in module globals and has no
-    public way to list every entity or to read its id counter without
-    consuming it; the World is the one place that reaches them."""
-    database: dict[int, dict[type, Any]] = esper._entities  # noqa: SLF001
-    counter: itertools.count[int] = esper._entity_count  # noqa: SLF001
-    return {"entities": [(entity, list(components.values())) for entity, components in sorted(database.items())],
-            "next_entity": counter.__reduce__()[1][0],
-            "pending": sorted(esper._dead_entities)}  # noqa: SLF001
-
-
-def _replace_esper_state(entities: list[tuple[int, list[Any]]], next_entity: int, pending: list[int]) -> None:
-    """Make the current esper world hold exactly ``entities`` (with their
-    ids), the id counter at ``next_entity`` and ``pending`` deletions."""
-    esper.clear_database()
-    for entity, components in entities:
-        esper._entity_count = itertools.count(entity)  # noqa: SLF001 (create_entity takes the next id)
-        esper.create_entity(*components)
-    esper._entity_count = itertools.count(next_entity)  # noqa: SLF001
-    for entity in pending:
-        esper.delete_entity(entity)
 
 
 class _Timed:
