@@ -1,5 +1,5 @@
 """The compiled kernels and the plain-Python code give the same floats, step after step, on
-random scenes that use every feature of the core (the README's promise).
+random scenes that take each of the core's paths (the README's promise).
 
 Each kernel mode runs in a process of its own (``ECS_ARCADE_JIT`` is read at import). The
 scenes mix what takes each path: elastic boxes without gravity (the compiled sweep), piles
