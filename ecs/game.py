@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pygame
 
 from components import Transform
+from components.text import load_font
 from ecs.input import Input
 from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
@@ -19,6 +20,7 @@ from ecs.world import World
 from systems.game.camera import Camera
 from systems.game.debug import DebugOverlay
 from systems.game.render import RenderSystem
+from systems.physics._kernels import background as kernels  # ("background" is the colour argument)
 
 __all__ = ["Game", "DrawSystem"]
 
@@ -51,6 +53,14 @@ class Game:
     play walk only what was made since (without it, about 55 ms every few
     steps of a busy scene).
     ``freeze_on_enter=False`` leaves the collector alone; ``close`` unfreezes.
+
+    On a machine whose numba cache lacks the compiled kernels (the first
+    run), making a Game starts compiling them in a background process and
+    logs one line; the game plays meanwhile on the Python code, which gives
+    the same results, and the kernels take over when ready (another line,
+    and a loading point as above). While they compile, a window shows a
+    line saying so in its bottom-left corner (``show_notices``: True unless
+    ``headless``).
     """
 
     def __init__(
@@ -103,6 +113,9 @@ class Game:
         self._entered = False  # a scene came to the top and hasn't stepped yet
         self._loaded = False  # one has stepped for the first time this frame
         self._froze = False
+        kernels.start()
+        self._compiling = kernels.compiling()  # shown on screen until the kernels are loaded
+        self.show_notices = not headless
         self.push(scene if scene is not None else Scene(world))
         self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
         self.debug_key = debug_key
@@ -224,6 +237,8 @@ class Game:
             self._draw(alpha, timings)
         self.frame_timings = timings
         self.frames += 1
+        if self._compiling and not kernels.compiling():  # just switched to the kernels: numba's objects
+            self._compiling, self._loaded = False, True  # are loaded, to be frozen with the scene's
         if self._loaded and self.freeze_on_enter:  # once the frame is done with the scenes it replaced
             freeze_loaded()
             self._froze = True
@@ -290,7 +305,17 @@ class Game:
         start = time.perf_counter()
         self.debug.process(self.screen, alpha)
         timings["DebugOverlay"] = (time.perf_counter() - start) * 1000
+        if self._compiling and self.show_notices:
+            self._draw_notice()
         pygame.display.flip()
+
+    def _draw_notice(self) -> None:
+        """The line saying the kernels compile, bottom left, on a dark band."""
+        text = load_font(None, 18).render(kernels.NOTICE, True, (230, 230, 230))
+        band = pygame.Surface((text.get_width() + 12, text.get_height() + 6), pygame.SRCALPHA)
+        band.fill((0, 0, 0, 170))
+        band.blit(text, (6, 3))
+        self.screen.blit(band, (6, self.screen.get_height() - band.get_height() - 6))
 
     def debug_stats(self) -> list[tuple[str, str]]:
         """Rows for the debug overlay: frame rate, counts, last frame's times."""

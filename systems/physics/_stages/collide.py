@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from components import Collider, ColliderType, Physics, Transform
-from systems.physics._kernels import jit
+from systems.physics._kernels import background
 from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
 from systems.physics._bodies.table import Columns, read_geometry
@@ -207,7 +207,8 @@ class Collide:
         # geometry filed and walks only the movers' cells: when level
         # geometry is most of the world, the grid is faster.
         movers, level = self._movers.bodies, self._resting.bodies
-        compiled = jit.ENABLED and not kinds & (TRIGGER | LAYERED) and len(movers) >= len(level)
+        # (asked last: a Game's first steps run the grid while the kernels compile, see ``background``)
+        compiled = not kinds & (TRIGGER | LAYERED) and len(movers) >= len(level) and background.use_kernels()
         rows = self._compiled_pairs(found) if compiled else None
         if rows is not None:
             found.take_rows(rows)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from systems.physics._kernels import background
 from systems.physics._kernels import sweep as k
 from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
 from systems.physics._bodies.kinds import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
@@ -36,12 +37,13 @@ _UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
 
 
 def covers(collision: Found, state: Resolution, carried: bool) -> bool:
-    """Whether the kernel computes this step: it is compiled, and the scene
-    has no gravity, layers, one-way faces, collision filters or carried
-    riders (``carried``); every collider is a box, none a TRIGGER, and every
+    """Whether the kernel computes this step: the scene has no gravity,
+    layers, one-way faces, collision filters or carried riders
+    (``carried``); every collider is a box, none a TRIGGER, and every
     Physics bounces (elasticity > 0), so no row is ever collided at once
-    (the bodies' kind bits, ``Found.kinds``)."""
-    return k.ENABLED and not (carried or state.filters or state.up or collision.kinds & _UNCOVERED)
+    (the bodies' kind bits, ``Found.kinds``); and the kernels run now (not
+    off, nor compiling in the background: ``background.use_kernels``)."""
+    return not (carried or state.filters or state.up or collision.kinds & _UNCOVERED) and background.use_kernels()
 
 
 @dataclass(frozen=True, slots=True)

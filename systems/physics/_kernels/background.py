@@ -1,0 +1,252 @@
+"""When the stages hand work to the compiled kernels: never a frozen first run.
+
+numba compiles the kernels the first time they are called (about 30 s on a
+2-core machine) and caches the machine code on disk (``jit``); later runs
+load it in a fraction of a second. The stages ask ``use_kernels()`` before
+each piece of work the kernels could do, and otherwise run the Python
+reference, which gives the same floats bit for bit; so the answer may change
+from one step to the next without changing any result.
+
+A ``Game`` calls ``start()`` when it is made. If the cache already holds
+every kernel (``cached``), nothing happens: the first step loads them. If
+not, a separate process compiles them and writes the cache, one line saying
+so is logged, and ``use_kernels()`` answers False, so the game plays on the
+reference meanwhile. At the first call after that process has finished,
+the kernels are loaded from its cache and ``use_kernels()`` answers True
+from then on. Loading takes 0.24 s, 0.18 of it numba importing its
+typing registries: that part is done when the compile starts, before the
+first frame, so the switch itself costs one step about 0.05 s. (A thread
+loading them instead starved behind a busy game thread: each file it read
+waited out the GIL's switch interval.) A process, not a thread: numba
+holds the GIL for long stretches while it compiles (a thread compiling the
+sweep kernel stopped a 1 ms ticker in the main thread for up to 150 ms,
+nine times over 100 ms in 14 s). If that process fails, the reference runs
+on, and one line names the error.
+
+Without a ``Game`` (a World stepped by a loop of your own, tests,
+benchmarks), the first ``use_kernels()`` that finds the cache cold compiles
+every kernel in this process, with a line before and after: the kernels run
+from the first step, as they always did.
+
+Run as a program (``python -m systems.physics._kernels.background``) it
+compiles every kernel into the cache: what the background process does.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from systems.physics._kernels import jit, pairs, sweep
+from systems.physics._shapes.geometry import TIES
+
+__all__ = ["NOTICE", "cached", "compile_here", "compiling", "entry_points", "start", "use_kernels", "wait"]
+
+_log = logging.getLogger("ecs_arcade")
+
+#: What a windowed Game shows while the kernels compile in the background.
+NOTICE = "compiling the physics kernels (first run only)..."
+
+
+class _State(enum.Enum):
+    UNKNOWN = "not asked yet"
+    COMPILING = "compiling in the background"
+    READY = "the kernels run"
+    FAILED = "the background compile failed: the reference runs"
+
+
+_state = _State.UNKNOWN if jit.COMPILED else _State.READY  # (plain Python kernels need no compiling)
+_process: subprocess.Popen[bytes] | None = None
+_errors: IO[bytes] | None = None  # the background process's stderr
+_began = 0.0  # when the background process was started (perf_counter, s)
+
+
+# The kernels as this module was imported with them (a test may wrap the names the stages call).
+_GRID_PAIRS, _GROUP_BY_ROW, _OVERLAPPING, _RUN_SWEEPS = (pairs.grid_pairs, pairs.group_by_row, sweep.overlapping,
+                                                        sweep.run_sweeps)
+
+
+def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
+    """Each kernel the stages call from Python, with the numba types of the
+    arguments they pass it: what a run calls, so what the cache must hold.
+
+    The arguments are made as the stages make theirs (``compiled_sweep``,
+    ``Collide._compiled_pairs``, ``Found``), one or two bodies and no pair; only
+    their types are used (``tests/physics/kernels/test_background.py``
+    checks them against the stages' calls)."""
+    boxes = np.zeros((1, 4))
+    flags = np.zeros(1, bool)
+    ids = np.zeros(1, np.int64)
+    rows = np.zeros((0, 2), np.int64)
+    # Two rows: a column slice of one row would be contiguous, typed as C where the stages pass 'A'.
+    table = sweep.aligned_table(2, sweep.FLOAT_COLUMNS)
+    ints = sweep.aligned_table(2, sweep.INT_COLUMNS, np.int64)
+    calls: list[tuple[Any, tuple[Any, ...]]] = [
+        (_GRID_PAIRS, (boxes, flags, flags, ids, 1.0, 1, 1)),
+        (_GROUP_BY_ROW, (ids, 1)),
+        (_OVERLAPPING, (boxes, rows, 1.0)),
+        (_OVERLAPPING, (table[:, sweep.BEFORE_X:sweep.HEIGHT + 1], rows, 1.0)),  # a view: numba's layout 'A'
+        (_RUN_SWEEPS, (table, ints, rows, np.array(TIES), np.zeros(4), sweep.buffers_for(None, 0, 2))),
+    ]
+    return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
+
+
+def cached() -> bool:
+    """Whether numba's disk cache holds every entry point for this source,
+    this machine and this numba (True when that cannot be told: a numba
+    whose cache is laid out otherwise then compiles on the first step, as
+    before)."""
+    try:
+        for kernel, signature in entry_points():
+            cache = kernel._cache
+            key = cache._index_key(signature, kernel.targetctx.codegen())
+            if key not in cache._cache_file._load_index():
+                return False
+    except (AttributeError, TypeError):
+        return True
+    except Exception:  # an index numba cannot read: compiling rewrites it (see jit._rebuild_bad_cache)
+        return False
+    return True
+
+
+def start() -> None:
+    """Have the kernels compiled in a background process if the cache
+    lacks any (what a Game does when it is made); the reference runs
+    meanwhile. Once per process; nothing if they run already or are off."""
+    global _state, _process, _errors, _began
+    if _state is not _State.UNKNOWN or not jit.ENABLED:
+        return
+    if cached():
+        _state = _State.READY
+        return
+    root = Path(__file__).resolve().parents[3]  # the folder holding the ``systems`` package
+    env = {**os.environ, "ECS_ARCADE_JIT": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))}
+    _errors = tempfile.TemporaryFile()
+    _began = time.perf_counter()
+    _process = subprocess.Popen([sys.executable, "-m", __name__], cwd=root, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=_errors)
+    _state = _State.COMPILING
+    _prepare()
+    _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about 30 s on "
+                 "2 cores); the game runs meanwhile, on the same physics in Python")
+
+
+def compiling() -> bool:
+    """Whether the kernels are being compiled in the background now. When
+    that process has just finished, loads the kernels first (the switch:
+    see ``use_kernels``)."""
+    return _state is _State.COMPILING and not _finished()
+
+
+def use_kernels() -> bool:
+    """Whether the stages hand the work the kernels cover to them now.
+
+    False when they are off (``ECS_ARCADE_JIT=0``, no numba), while they
+    compile in the background, and after that failed. Without ``start``
+    (no Game), the first call compiles any the cache lacks, here."""
+    if _state is _State.READY:
+        return True
+    if not jit.ENABLED or _state is _State.FAILED:
+        return False
+    if _state is _State.COMPILING:
+        return _finished()
+    compile_here()
+    return True
+
+
+def compile_here() -> None:
+    """Compile (or load from the cache) every kernel in this process now,
+    with a line before and after when that compiles anything; waits for a
+    background compile first if one runs. For benchmarks and tests that
+    must run the kernels from their first step."""
+    global _state
+    if not jit.COMPILED or _state is _State.READY:
+        return
+    if _state is _State.COMPILING and wait():
+        return
+    began = time.perf_counter()
+    cold = not cached()
+    if cold:
+        _log.warning("ecs_arcade: compiling the physics kernels (first run only, about 30 s on 2 cores); the "
+                     "first physics step waits for them")
+    _load()
+    _state = _State.READY
+    if cold:
+        _log.warning("ecs_arcade: the physics kernels are compiled (%.1f s)", time.perf_counter() - began)
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Wait (at most ``timeout`` s; None: as long as it takes) for a
+    background compile to finish, and switch to the kernels if it
+    succeeded; whether they run now."""
+    if _process is not None and _state is _State.COMPILING:
+        try:
+            _process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        _finished()
+    return _state is _State.READY
+
+
+def _finished() -> bool:
+    """Whether the background compile is over; when it has just ended,
+    the kernels are loaded from its cache (READY) or, if it or the loading
+    failed, the reference stays (FAILED), with a line either way."""
+    assert _process is not None
+    code = _process.poll()
+    if code is None:
+        return False
+    if code != 0:
+        return _failed(f"exit status {code}: {_last_line(_errors)}")
+    try:
+        _load()
+    except Exception as error:  # (numba's errors are Exceptions)
+        return _failed(jit._one_line(error))
+    global _state
+    _state = _State.READY
+    _log.warning("ecs_arcade: the physics kernels are compiled (%.1f s) and now run", time.perf_counter() - _began)
+    return True
+
+
+def _failed(reason: str) -> bool:
+    """The reference runs on (FAILED), with one line giving ``reason``; False."""
+    global _state
+    _state = _State.FAILED
+    _log.warning("ecs_arcade: compiling the physics kernels failed (%s); the same physics runs on in Python", reason)
+    return False
+
+
+def _prepare() -> None:
+    """Have numba import what loading a kernel needs (its typing
+    registries, 0.18 s), so that the switch doesn't wait for it."""
+    for kernel, _ in entry_points():
+        kernel.targetctx.refresh()
+
+
+def _load() -> None:
+    """Compile every entry point here, or load it from the cache."""
+    for kernel, signature in entry_points():
+        kernel.compile(signature)
+
+
+def _last_line(stream: IO[bytes] | None) -> str:
+    """The last non-blank line written to ``stream``, or "no message"."""
+    if stream is None:
+        return "no message"
+    stream.seek(0)
+    lines = [line.strip() for line in stream.read().decode(errors="replace").splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
+
+
+if __name__ == "__main__":
+    _load()
