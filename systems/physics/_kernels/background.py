@@ -11,17 +11,19 @@ A ``Game`` calls ``start()`` when it is made. If the cache already holds
 every kernel (``cached``), nothing happens: the first step loads them. If
 not, a separate process compiles them and writes the cache, one line saying
 so is logged, and ``use_kernels()`` answers False, so the game plays on the
-reference meanwhile. At the first call after that process has finished,
-the kernels are loaded from its cache and ``use_kernels()`` answers True
-from then on. Loading takes 0.24 s, 0.18 of it numba importing its
-typing registries: that part is done when the compile starts, before the
-first frame, so the switch itself costs one step about 0.05 s. (A thread
-loading them instead starved behind a busy game thread: each file it read
-waited out the GIL's switch interval.) A process, not a thread: numba
-holds the GIL for long stretches while it compiles (a thread compiling the
-sweep kernel stopped a 1 ms ticker in the main thread for up to 150 ms,
-nine times over 100 ms in 14 s). If that process fails, the reference runs
-on, and one line names the error.
+reference meanwhile. A process, not a thread: numba holds the GIL for long
+stretches while it compiles (a thread compiling the sweep kernel stopped a
+1 ms ticker in the main thread for up to 150 ms, nine times over 100 ms in
+14 s). If that process fails, the reference runs on, and one line names
+the error.
+
+At the first call after that process has finished, the kernels are loaded
+from its cache and ``use_kernels()`` answers True from then on. Loading
+takes 0.24 s, 0.18 of it numba importing its typing registries: that part
+is done when the compile starts, before the first frame, so the switch
+costs one step about 0.05 s. (A thread loading them instead starved behind
+a busy game thread: each file it read waited out the GIL's switch
+interval.)
 
 Without a ``Game`` (a World stepped by a loop of your own, tests,
 benchmarks), the first ``use_kernels()`` that finds the cache cold compiles
@@ -58,13 +60,15 @@ NOTICE = "compiling the physics kernels (first run only)..."
 
 
 class _State(enum.Enum):
+    OFF = "the kernels are off (ECS_ARCADE_JIT=0, or no numba): the reference runs"
     UNKNOWN = "not asked yet"
     COMPILING = "compiling in the background"
     READY = "the kernels run"
     FAILED = "the background compile failed: the reference runs"
 
 
-_state = _State.UNKNOWN if jit.COMPILED else _State.READY  # (plain Python kernels need no compiling)
+# (ECS_ARCADE_JIT=python: the kernels run as plain Python, nothing to compile)
+_state = _State.UNKNOWN if jit.COMPILED else _State.READY if jit.ENABLED else _State.OFF
 _process: subprocess.Popen[bytes] | None = None
 _errors: IO[bytes] | None = None  # the background process's stderr
 _began = 0.0  # when the background process was started (perf_counter, s)
@@ -123,7 +127,7 @@ def start() -> None:
     lacks any (what a Game does when it is made); the reference runs
     meanwhile. Once per process; nothing if they run already or are off."""
     global _state, _process, _errors, _began
-    if _state is not _State.UNKNOWN or not jit.ENABLED:
+    if _state is not _State.UNKNOWN:
         return
     if cached():
         _state = _State.READY
@@ -156,7 +160,7 @@ def use_kernels() -> bool:
     (no Game), the first call compiles any the cache lacks, here."""
     if _state is _State.READY:
         return True
-    if not jit.ENABLED or _state is _State.FAILED:
+    if _state is _State.OFF or _state is _State.FAILED:
         return False
     if _state is _State.COMPILING:
         return _finished()
@@ -170,7 +174,7 @@ def compile_here() -> None:
     background compile first if one runs. For benchmarks and tests that
     must run the kernels from their first step."""
     global _state
-    if not jit.COMPILED or _state is _State.READY:
+    if _state is _State.OFF or _state is _State.READY:
         return
     if _state is _State.COMPILING and wait():
         return
@@ -178,7 +182,7 @@ def compile_here() -> None:
     cold = not cached()
     if cold:
         _log.warning("ecs_arcade: compiling the physics kernels (first run only, about 30 s on 2 cores); the "
-                     "first physics step waits for them")
+                     "physics waits for them")
     _load()
     _state = _State.READY
     if cold:

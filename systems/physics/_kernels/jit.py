@@ -9,7 +9,8 @@ turns the kernels off unnoticed.
 
 Compiled functions are cached on disk (``__pycache__``, an index ``.nbi`` and
 data ``.nbc`` files per function), so only the first run on a machine
-compiles them. A cache file that cannot be read back (truncated, corrupted,
+compiles them; ``background`` says when the stages use them, and has a
+Game's first run compile them in a process of their own. A cache file that cannot be read back (truncated, corrupted,
 written by an incompatible build) is deleted and the function compiled and
 cached again, with one warning line on the ``ecs_arcade`` logger.
 """

@@ -184,6 +184,16 @@ def test_the_entry_points_hold_every_call_the_stages_make(state: None, monkeypat
         assert signatures <= listed[kernel], f"{kernel.py_func.__name__}: {signatures - listed[kernel]} not listed"
 
 
+def test_the_kernels_are_never_used_when_off_and_always_when_plain_python() -> None:
+    # ECS_ARCADE_JIT=0 (or no numba) runs the reference, ECS_ARCADE_JIT=python the kernels' source.
+    if not jit.ENABLED:
+        assert not background.use_kernels()
+        background.start()
+        assert not background.use_kernels() and not background.compiling()
+    elif not jit.COMPILED:
+        assert background.use_kernels()
+
+
 @compiled_only
 def test_a_failed_background_compile_leaves_the_reference_with_one_line(state: None,
                                                                         caplog: pytest.LogCaptureFixture) -> None:
