@@ -137,8 +137,13 @@ def start() -> None:
            "PYTHONPATH": os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))}
     _errors = tempfile.TemporaryFile()
     _began = time.perf_counter()
-    _process = subprocess.Popen([sys.executable, "-m", __name__], cwd=root, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=_errors)
+    try:
+        _process = subprocess.Popen([sys.executable, "-m", __name__], cwd=root, env=env, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=_errors)
+    except (OSError, ValueError) as error:  # no interpreter to start (an embedded Python): as without a Game
+        _log.warning("ecs_arcade: could not start a process to compile the physics kernels (%s); the first "
+                     "physics step compiles them", jit._one_line(error))
+        return
     _state = _State.COMPILING
     _prepare()
     _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about 30 s on "
@@ -212,6 +217,8 @@ def _finished() -> bool:
         return False
     if code != 0:
         return _failed(f"exit status {code}: {_last_line(_errors)}")
+    if not cached():  # loading would compile them all here, freezing the game
+        return _failed(f"numba could not cache them: {_last_line(_errors)}")
     try:
         _load()
     except Exception as error:  # (numba's errors are Exceptions)

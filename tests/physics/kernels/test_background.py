@@ -110,6 +110,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 def run(make: Callable[[int], World], seed: int, steps: int, switch_at: int | None) -> list[Any]:
     """The scene's state after each of ``steps`` steps, the background compile finishing before
     step ``switch_at`` (None: never, the reference throughout)."""
+    background._load()  # what the background process leaves: the kernels in the disk cache (compiled here if cold)
     process = FakeProcess()
     compiling(process)
     world = make(seed)
@@ -231,6 +232,37 @@ def test_start_on_a_cold_cache_compiles_in_a_process_of_its_own_and_says_so(
 
 
 @compiled_only
+def test_a_background_compile_that_cached_nothing_leaves_the_reference(state: None, monkeypatch: pytest.MonkeyPatch,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    # (a folder numba cannot write to, and no other cache folder): loading would compile here.
+    process = FakeProcess()
+    compiling(process)
+    background._errors = io.BytesIO(b"NumbaWarning: Cannot cache compiled function as it uses ...\n")
+    monkeypatch.setattr(background, "cached", lambda: False)
+    process.code = 0
+    with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
+        assert not background.use_kernels() and not background.compiling()
+    lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
+    assert len(lines) == 1 and "could not cache" in lines[0] and "Cannot cache" in lines[0]
+
+
+@compiled_only
+def test_a_process_that_cannot_start_leaves_the_compile_to_the_first_step(
+        state: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def popen(*args: Any, **options: Any) -> None:
+        raise OSError(2, "No such file or directory")
+
+    background._state = background._State.UNKNOWN
+    monkeypatch.setattr(background, "cached", lambda: False)
+    monkeypatch.setattr(subprocess, "Popen", popen)
+    with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
+        background.start()
+    assert background._state is background._State.UNKNOWN and not background.compiling()
+    lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
+    assert len(lines) == 1 and "could not start" in lines[0] and "No such file" in lines[0]
+
+
+@compiled_only
 def test_start_on_a_warm_cache_starts_nothing(state: None, monkeypatch: pytest.MonkeyPatch) -> None:
     def popen(*args: Any, **options: Any) -> None:
         raise AssertionError("nothing to compile: no process")
@@ -260,6 +292,7 @@ def test_a_window_shows_a_line_while_the_kernels_compile_and_not_after(state: No
     assert shown != quiet
     process.code = 0
     if jit.COMPILED:
+        background._load()  # (in the cache, as the background process leaves them)
         game.run(frames=1)  # the switch: the kernels are loaded
         assert pygame.image.tobytes(corner(game), "RGB") == quiet
     game.close()
