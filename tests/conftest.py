@@ -33,3 +33,14 @@ def make_world(request):
 
     build.continuous = request.param
     return build
+
+
+@pytest.fixture(scope="session", autouse=True)
+def kernels_loaded():
+    """The kernels compiled (or loaded from numba's cache) before the first test. A Game made
+    on a cold cache compiles them in a background process and the Python reference runs
+    meanwhile (the same floats); a later test that checks the kernels ran must not depend on
+    whether that process has finished yet. (No-op with ECS_ARCADE_JIT=0.)"""
+    from systems.physics._kernels import background
+
+    background.compile_here()
