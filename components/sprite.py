@@ -139,3 +139,13 @@ class TileChunks(Validated):
         "layer": _layer,
         "visible": any_bool,
     }
+
+    # The chunk images are a cache the renderer remakes: a snapshot (pickle) keeps what to draw, not them.
+    def __getstate__(self) -> tuple[object, ...]:
+        return self.chunk_size, self.chunks, self.render, self.layer, self.visible
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for name, value in zip(("chunk_size", "chunks", "render", "layer", "visible"), state):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "images", {})
+        object.__setattr__(self, "details", {})

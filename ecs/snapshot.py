@@ -45,15 +45,39 @@ class SnapshotError(ValueError):
 def pack(state: dict[str, Any], where: str) -> bytes:
     """``state`` (plain data and components) as snapshot bytes: the mark, the format
     version, a SHA-256 of the payload, then the payload. ``where`` names the World."""
+    try:
+        data = _pickled(state)
+    except _UNPICKLABLE as error:
+        raise SnapshotError(f"snapshot of {where}: {_culprit(state)} cannot be kept: {error}") from error
+    return _MARK + _HEADER.pack(FORMAT, hashlib.sha256(data).digest()) + data
+
+
+_UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError)
+
+
+def _pickled(value: object) -> bytes:
+    """``value`` pickled, Surfaces as their pixels."""
     payload = io.BytesIO()
     pickler = pickle.Pickler(payload, protocol=5)
     pickler.dispatch_table = {**copyreg.dispatch_table, pygame.Surface: _reduce_surface}
-    try:
-        pickler.dump(state)
-    except (pickle.PicklingError, TypeError, AttributeError) as error:
-        raise SnapshotError(f"snapshot of {where}: a component or resource cannot be kept: {error}") from error
-    data = payload.getvalue()
-    return _MARK + _HEADER.pack(FORMAT, hashlib.sha256(data).digest()) + data
+    pickler.dump(value)
+    return payload.getvalue()
+
+
+def _culprit(state: dict[str, Any]) -> str:
+    """Names the first component (with its entity) or resource in ``state`` that won't pickle."""
+    for entity, components in state["entities"]:
+        for component in components:
+            try:
+                _pickled(component)
+            except _UNPICKLABLE:
+                return f"entity {entity}'s {type(component).__name__} component"
+    for kind, resource in state["resources"].items():
+        try:
+            _pickled(resource)
+        except _UNPICKLABLE:
+            return f"the {kind.__name__} resource"
+    return "the physics' state"
 
 
 def unpack(data: object) -> dict[str, Any]:

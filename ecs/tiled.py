@@ -610,26 +610,46 @@ def _occupied(data: list[list[int]], chunk_size: int) -> frozenset[tuple[int, in
     return frozenset(chunks)
 
 
-def _chunk_painter(tiled: Any, layer: Any, chunk_size: int) -> Callable[[int, int], pygame.Surface]:
-    """``paint(column, row)``: the tiles of chunk (column, row) of ``layer``
-    drawn on one image (tiles taller than the grid sit on its bottom, as in
-    Tiled, and are clipped to the chunk) at the layer's opacity."""
-    w, h = tiled.tilewidth, tiled.tileheight
+def _chunk_painter(tiled: Any, layer: Any, chunk_size: int) -> _ChunkPainter:
+    """The painter of ``layer``'s chunks (``_ChunkPainter``)."""
+    # The layer's own lists, not copies: the parse read every row once already.
+    return _ChunkPainter(layer.data, tiled.images, (tiled.tilewidth, tiled.tileheight), tiled.width, chunk_size,
+                         float(layer.opacity))
 
-    def paint(column: int, row: int) -> pygame.Surface:
-        left, top = column * chunk_size, row * chunk_size
-        rows = layer.data[top:top + chunk_size]
-        image = pygame.Surface((min(chunk_size, tiled.width - left) * w, len(rows) * h), pygame.SRCALPHA)
+
+@dataclass(frozen=True)
+class _ChunkPainter:
+    """``painter(column, row)``: the tiles of chunk (column, row) of a tile
+    layer drawn on one image (tiles taller than the grid sit on its bottom,
+    as in Tiled, and are clipped to the chunk) at the layer's opacity. A
+    class holding the layer's data, not a closure over the map, so that a
+    World's snapshot can keep it (``World.snapshot``).
+
+    ``gids``: the layer's tile ids, a list per row; ``images``: each tile
+    id's image (None for none); ``tile``: (w, h) px of a tile; ``width``:
+    the map's width in tiles; ``chunk_size``: tiles per chunk side;
+    ``opacity``: 0 to 1."""
+
+    gids: list[list[int]]
+    images: list[pygame.Surface | None]
+    tile: tuple[int, int]
+    width: int
+    chunk_size: int
+    opacity: float
+
+    def __call__(self, column: int, row: int) -> pygame.Surface:
+        (w, h), size = self.tile, self.chunk_size
+        left, top = column * size, row * size
+        rows = self.gids[top:top + size]
+        image = pygame.Surface((min(size, self.width - left) * w, len(rows) * h), pygame.SRCALPHA)
         for y, gids in enumerate(rows):
-            for x, gid in enumerate(gids[left:left + chunk_size]):
-                if gid:
-                    picture = tiled.images[gid]
+            for x, gid in enumerate(gids[left:left + size]):
+                picture = self.images[gid] if gid else None
+                if picture is not None:
                     image.blit(picture, (x * w, y * h + h - picture.get_height()))
-        if layer.opacity < 1:
-            image.set_alpha(round(layer.opacity * 255))
+        if self.opacity < 1:
+            image.set_alpha(round(self.opacity * 255))
         return image
-
-    return paint
 
 
 # ----------------------------------------------------------------------------- objects

@@ -201,3 +201,40 @@ def test_bytes_that_are_not_a_good_snapshot_are_refused_and_the_world_is_left_as
 def test_a_resource_the_world_does_not_hold_is_named() -> None:
     with pytest.raises(ValueError, match="holds no resource of type"):
         World().snapshot(resources=[Score])
+
+
+def test_a_loaded_tiled_level_comes_back_drawing_the_same_chunks(tmp_path: Path) -> None:
+    # A level's tile layers are drawn chunk by chunk by a painter kept in the TileChunks
+    # component; the snapshot keeps the painter (the layer's tile ids and images), not the
+    # chunk images the renderer caches.
+    sys.path.insert(0, str(ROOT / "tests" / "game"))
+    from test_tiled import DECO, GROUND, tmx
+
+    from components import TileChunks
+    from ecs import load_map
+
+    world = World()
+    load_map(world, tmx(tmp_path, [("ground", GROUND, True), ("deco", DECO, True)]), chunk_size=4)
+    layers = sorted((entity, chunks) for entity, chunks in world.get_component(TileChunks))
+    layers[0][1].images[(0, 0)] = layers[0][1].render(0, 0)  # a cached image, as the renderer keeps one
+    fresh = World()
+    fresh.restore(world.snapshot())
+    for entity, chunks in layers:
+        kept = fresh.component_for_entity(entity, TileChunks)
+        assert kept.images == {} and (kept.chunk_size, kept.chunks) == (chunks.chunk_size, chunks.chunks)
+        for column, row in sorted(chunks.chunks):
+            want, got = chunks.render(column, row), kept.render(column, row)
+            assert got.get_size() == want.get_size()
+            assert pygame.image.tobytes(got, "RGBA") == pygame.image.tobytes(want, "RGBA")
+
+
+def test_a_component_that_cannot_be_kept_is_named_with_its_entity() -> None:
+    class Brain:  # a user component holding a closure: pickle can't keep it
+        def __init__(self) -> None:
+            self.think = lambda: None
+
+    world = World()
+    world.create_entity(Transform((0, 0)))
+    thinker = world.create_entity(Transform((1, 1)), Brain())
+    with pytest.raises(SnapshotError, match=f"entity {thinker}'s Brain component cannot be kept"):
+        world.snapshot()
