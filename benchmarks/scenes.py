@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from benchmarks import arena, level
-from benchmarks.arena import STAGES, WALL, Result, stage_label, time_space, time_steps
+from benchmarks.arena import STAGES, WALL, Result, best_of, stage_label, time_space, time_steps
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 
@@ -381,13 +381,7 @@ def measure(layout: Layout, steps: int, rounds: int, discrete: bool, pymunk: boo
         runs["pymunk"] = lambda: run_pymunk(layout, steps)
     if discrete:
         runs["discrete"] = lambda: run_ours(layout, steps, continuous=False)
-    best: dict[str, Outcome] = {}
-    for _ in range(rounds):
-        for name, run in runs.items():
-            outcome = run()
-            if name not in best or outcome.ms < best[name].ms:
-                best[name] = outcome
-    return best
+    return best_of(runs, rounds)
 
 
 def header(discrete: bool) -> str:
