@@ -9,7 +9,11 @@ turns the kernels off unnoticed.
 
 Compiled functions are cached on disk (``__pycache__``, an index ``.nbi`` and
 data ``.nbc`` files per function), so only the first run on a machine
-compiles them; ``background`` says when the stages use them, and has a
+compiles them. numba keys a function's cache on its own bytecode and file,
+so a kernel would keep running a stale copy of a helper edited in another
+module (numba issue #6845); each cache key here also holds a digest of
+the sources of every kernel module and of the packages whose constants
+they may compile in (``SOURCES``), so any edit there compiles them again; ``background`` says when the stages use them, and has a
 Game's first run compile them in a process of their own. A cache file that cannot be read back (truncated, corrupted,
 written by an incompatible build) is deleted and the function compiled and
 cached again, with one warning line on the ``ecs_arcade`` logger.
@@ -18,8 +22,10 @@ cached again, with one warning line on the ``ecs_arcade`` logger.
 from __future__ import annotations
 
 import glob
+import hashlib
 import logging
 import os
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -59,6 +65,23 @@ if MODE == "1":
 #: Whether the systems hand the work the kernels cover to them.
 ENABLED = COMPILED or MODE == "python"
 
+_PHYSICS = Path(__file__).resolve().parent.parent
+#: The packages whose modules the kernels may import from (``tests/physics/kernels/test_jit.py``
+#: checks that they import nothing else of the project), and their source files.
+PACKAGES = ("_kernels", "_broad", "_shapes")
+SOURCES = tuple(sorted(path for package in PACKAGES for path in _PHYSICS.joinpath(package).glob("*.py")))
+
+
+def sources_digest(paths: tuple[Path, ...] = SOURCES) -> str:
+    """SHA-256 of the files at ``paths``, names and contents, in order."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+_DIGEST = sources_digest()
+
 
 def kernel(function: _F) -> _F:
     """Compile ``function`` with numba (cached on disk), or leave it as Python.
@@ -67,7 +90,7 @@ def kernel(function: _F) -> _F:
     """
     if COMPILED:
         compiled: _F = numba.njit(cache=True)(function)  # type: ignore[assignment]
-        return _rebuild_bad_cache(compiled)
+        return _rebuild_bad_cache(_key_on_sources(compiled))
     return function
 
 
@@ -111,8 +134,24 @@ def _compile_helper(function: _F, inline: bool) -> _F:
         if inline:
             options["inline"] = "always"
         compiled: _F = njit(cache=True, **options)(function)
-        return _rebuild_bad_cache(compiled)
+        return _rebuild_bad_cache(_key_on_sources(compiled))
     return function
+
+
+def _key_on_sources(dispatcher: _F) -> _F:
+    """``dispatcher`` (numba's), its cache entries keyed on the kernels'
+    sources too (``SOURCES``), not only on its own bytecode. Left as it is
+    by a numba whose cache has no ``_index_key``."""
+    cache: Any = getattr(dispatcher, "_cache", None)
+    index_key = getattr(cache, "_index_key", None)
+    if index_key is None:
+        return dispatcher
+
+    def keyed(signature: Any, codegen: Any) -> Any:
+        return (*index_key(signature, codegen), _DIGEST)
+
+    cache._index_key = keyed
+    return dispatcher
 
 
 def _rebuild_bad_cache(dispatcher: _F) -> _F:

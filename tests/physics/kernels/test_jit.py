@@ -9,6 +9,7 @@ written to a temporary folder (numba caches next to the source, in its
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import logging
 import sys
@@ -19,6 +20,8 @@ import pytest
 
 import systems.physics._kernels.jit
 from systems.physics._kernels import jit
+PROJECT = {"systems", "components", "ecs"}
+
 PROBE = '''
 from systems.physics._kernels.jit import kernel
 
@@ -109,3 +112,41 @@ def test_a_corrupted_cache_that_cannot_be_removed_is_compiled_without_caching(tm
     assert len(lines) == 1 and "\n" not in lines[0]
     assert "jit_cache_probe" in lines[0] and "not caching" in lines[0] and "PermissionError" in lines[0]
     assert index.read_bytes() == damaged
+
+
+@pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
+def test_a_cached_kernel_is_compiled_again_when_the_kernel_sources_change(tmp_path, monkeypatch):
+    # numba keys a cache on the function's own bytecode: a helper edited in
+    # another module would leave the caller's stale machine code in use.
+    (tmp_path / "jit_cache_probe.py").write_text(PROBE)
+    assert load_probe(tmp_path).add_one(1) == 2  # compiled, and cached
+    warm = load_probe(tmp_path).add_one
+    assert warm(1) == 2 and sum(warm.stats.cache_hits.values()) == 1
+    monkeypatch.setattr(jit, "_DIGEST", jit.sources_digest(()))  # as after an edit of a kernel source
+    cold = load_probe(tmp_path).add_one
+    assert cold(1) == 2 and sum(cold.stats.cache_hits.values()) == 0
+    assert sum(cold.stats.cache_misses.values()) == 1
+
+
+def test_the_sources_digest_follows_each_file_s_content(tmp_path):
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text("X = 1\n")
+    second.write_text("Y = 2\n")
+    before = jit.sources_digest((first, second))
+    second.write_text("Y = 3\n")
+    assert jit.sources_digest((first, second)) != before
+
+
+def test_the_kernels_import_only_from_the_packages_in_their_cache_key():
+    # A constant a kernel compiles in from a module outside ``jit.SOURCES``
+    # could change without the cached kernels noticing.
+    kernels = Path(jit.__file__).parent
+    allowed = {f"systems.physics.{package}" for package in jit.PACKAGES}
+    assert {path.parent.name for path in jit.SOURCES} == set(jit.PACKAGES)
+    for path in kernels.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in PROJECT:
+                assert ".".join(node.module.split(".")[:3]) in allowed, (path.name, node.module)
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert alias.name.split(".")[0] not in PROJECT, (path.name, alias.name)
