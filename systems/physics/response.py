@@ -87,7 +87,7 @@ class ResponseSystem(esper.Processor):
         """The sweep stage (``systems.physics._stages.sweep``): the pairs it met and what
         the compiled kernel found go into ``step``."""
         step.met, step.swept = self.sweeper.run(step.collision, step.state, step.dt, step.gravity,
-                                                carried=bool(step.riders))
+                                                riders=step.riders)
 
     @property
     def gravity(self) -> Vector2:

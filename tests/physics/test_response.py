@@ -289,9 +289,9 @@ def test_contacts_kept_as_arrays_read_as_contacts_recorded_one_by_one():
     # pair is added, and contacts come out by time, then entity ids.
     state = Resolution()
     pairs = np.array([[3, 7], [1, 2]])
-    # normal x, y; depth; time; surface; point x, y (SWEPT_COLUMNS)
-    values = np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0],
-                       [0.0, -1.0, 0.0, 0.75, 6.0, 2.0, 3.0]])
+    # normal x, y; depth; time; surface; point x, y; trigger (SWEPT_COLUMNS)
+    values = np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0],
+                       [0.0, -1.0, 0.0, 0.75, 6.0, 2.0, 3.0, 1.0]])
     assert len(SWEPT_COLUMNS) == values.shape[1]
     state.record_swept(pairs, values)
     state.record(3, 7, Vector2(0, 1), 0.5)  # the same pair: depth added, the first normal kept
@@ -303,6 +303,7 @@ def test_contacts_kept_as_arrays_read_as_contacts_recorded_one_by_one():
         Vector2(1, 0), 0.75, 0.5, 8.0, Vector2(10, 4))
     assert list(state.resolved) == [(3, 7), (1, 2), (2, 9)]  # in the order first recorded
     assert state.contacts()[1] is first  # made once
+    assert [c.trigger for c in contacts] == [False, False, True]  # (1, 2) touched a TRIGGER
 
 
 def test_a_step_s_contacts_are_one_list_until_the_next_step(make_world):
@@ -323,7 +324,7 @@ def test_swept_contacts_still_add_depth_after_many_lookups():
     # objects and found in a dict: a swept pair recorded again after that
     # still adds its depth (0.25 + 0.5 = 0.75 px), and each pair is kept once.
     state = Resolution()
-    state.record_swept(np.array([[3, 7]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0]]))
+    state.record_swept(np.array([[3, 7]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0]]))
     for other in range(100, 140):  # 40 new pairs, each looked up first
         state.record(1, other, Vector2(0, 1), 1.0, time=0.25)
     state.record(3, 7, Vector2(0, 1), 0.5)
@@ -340,13 +341,13 @@ def test_swept_contacts_kept_after_others_are_assigned_in_turn():
     state = Resolution()
     state.record(1, 2, Vector2(0, 1), 0.5)
     state.record(5, 6, Vector2(1, 0), 0.1)
-    state.record_swept(np.array([[3, 4], [1, 2]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0],
-                                                             [-1.0, 0.0, 0.75, 0.3, 6.0, 2.0, 3.0]]))
+    state.record_swept(np.array([[3, 4], [1, 2]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0],
+                                                             [-1.0, 0.0, 0.75, 0.3, 6.0, 2.0, 3.0, 0.0]]))
     assert list(state.resolved) == [(1, 2), (5, 6), (3, 4)]
     assert (state.resolved[(1, 2)].normal, state.resolved[(1, 2)].depth) == (Vector2(-1, 0), 0.75)
     twice = Resolution()
-    twice.record_swept(np.array([[3, 4], [3, 4]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0],
-                                                             [0.0, 1.0, 0.5, 0.6, 6.0, 2.0, 3.0]]))
+    twice.record_swept(np.array([[3, 4], [3, 4]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0],
+                                                             [0.0, 1.0, 0.5, 0.6, 6.0, 2.0, 3.0, 0.0]]))
     twice.record(3, 4, Vector2(1, 0), 0.25)
     (contact,) = twice.contacts()
     assert (contact.normal, contact.depth, contact.time) == (Vector2(0, 1), 0.75, 0.6)

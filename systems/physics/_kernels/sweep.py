@@ -12,8 +12,9 @@ follows; the float operations are written in the same order (pygame's
 zeros.
 
 It covers boxes that are SOLID (with or without Physics, each Physics with
-elasticity > 0, so no row of boxes is ever collided at once) or STATIC,
-without gravity, layers, one-way faces or collision filters. ``covers`` says
+elasticity > 0, so no row of boxes is ever collided at once), STATIC (moving
+platforms and their riders too) or TRIGGER, on layers or not, with gravity
+or without, but no one-way faces or collision filters. ``covers`` says
 whether a step qualifies; other steps run the reference.
 
 ``ECS_ARCADE_JIT`` (``systems.physics._kernels.jit``) switches it: "python" runs the same
@@ -47,25 +48,43 @@ LARGE_SPAN = 32  # systems.physics._broad.grid
 # step (px), FILED_* the box the broad phase filed it under (widened when a
 # changed path leaves it), ORIGIN/START/MOTION its path (Sweeper's Path),
 # BOUNDS_* the path's kept bounds, SUPPORT_* the speeds of Resolution's
-# ``supported`` by direction bit. A row is 32 floats, four 64-byte cache lines
-# (the table is made with its rows on line boundaries, ``aligned_table``), laid
-# out by what is read together: a neighbour is first tested by its filed box
-# or bounds (the first line), and only a near one by its path (the second).
+# ``supported`` by direction bit, CARRY_* and FRAME_* a rider's (Body.carry,
+# px, and Body.frame, px/s), GRAVITY_SCALE its Physics', RIDE_* the normal
+# (platform to rider) of the ride it lands on, PINNER_OFF_* the normal it
+# was pushed off along by its pinner, by direction bit (two columns each). A
+# row is 48 floats, six 64-byte cache lines (the table is made with its rows
+# on line boundaries, ``aligned_table``), laid out by what is read together:
+# a neighbour is first tested by its filed box or bounds (the first line),
+# and only a near one by its path (the second).
 FILED_X, FILED_Y, FILED_W, FILED_H = 0, 1, 2, 3
 BOUNDS_X, BOUNDS_Y, BOUNDS_W, BOUNDS_H = 4, 5, 6, 7
 ORIGIN_X, ORIGIN_Y, START, MOTION_X, MOTION_Y, OFFSET_X, OFFSET_Y, INV_MASS = 8, 9, 10, 11, 12, 13, 14, 15
 BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, VEL_X, VEL_Y, ELASTICITY, FRICTION = 16, 17, 18, 19, 20, 21, 22, 23
 SUPPORT = 24  # four columns, one per direction bit index
-FLOAT_COLUMNS = 32
+CARRY_X, CARRY_Y, FRAME_X, FRAME_Y, GRAVITY_SCALE, RIDE_X, RIDE_Y = 28, 29, 30, 31, 32, 33, 34
+PINNER_OFF = 36  # eight columns: x and y for each direction bit index
+FLOAT_COLUMNS = 48
 
 # Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
 # SUPPORTED direction bits, BOUNDS_VERSION, ENTITY id, LARGE (filed in the
-# list of large boxes), SPAN_* the cells it is filed under; 16 a row, two
-# cache lines.
+# list of large boxes), SPAN_* the cells it is filed under, the collider's
+# CATEGORY and MASK bits (read only in a step with layers), PINNER the row
+# that pinned it, by direction bit (four columns), RIDE the platform row it
+# lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
+# far); 24 a row, three cache lines.
 FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
-SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1 = 8, 9, 10, 11
-INT_COLUMNS = 16
-STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED = 1, 2, 4, 8, 16
+SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, PINNER, RIDE, RIDE_ORDER = 8, 9, 10, 11, 12, 13, 16, 20, 21
+INT_COLUMNS = 24
+# FLAGS bits. HELD: a contact holds the body this step, so its velocity is
+# true for the rest of it (the reference's ``Path.free`` False).
+STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD = 1, 2, 4, 8, 16, 32, 64
+
+# The step's parameters (a float array): dt (s), the Resolution's rest speed
+# (px/s), the bound on impacts a body may take, the grid's cell size (px),
+# 1.0 if some collider is on layers, gravity's pull over one step (g·dt,
+# px/s) and the unit vector against gravity (zero without gravity).
+DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y = range(9)
+STEP_PARAMETERS = 9
 
 
 # -- Python's min and max on two floats (the first wins a tie) -----------------
@@ -235,12 +254,23 @@ def _within(box: Any, outer: Any) -> bool:
         and box[1] + box[3] <= outer[1] + outer[3])
 
 
+@_helper
+def _meet(ints: Any, status: Any, a: int, b: int) -> bool:
+    """Whether rows a and b can collide at all (Found.meet): not two
+    TRIGGERs, and in a step with layers each one's category in the
+    other's mask (components.layers.interacts)."""
+    if ints[a, FLAGS] & ints[b, FLAGS] & TRIGGER:
+        return False
+    return not status[LAYERS] or (bool(ints[a, CATEGORY] & ints[b, MASK]) and bool(ints[b, CATEGORY] & ints[a, MASK]))
+
+
 # Counters and flags of one run (an int64 array): OVERFLOW is set when a
 # buffer is full (FULL_TABLE: a hash table, of cells or of contacts; the
 # caller retries with bigger ones), FROZEN the first row that reached the bound on impacts
-# (-1 if none).
-OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS = range(13)
-COUNTERS = 13
+# (-1 if none), LAYERS whether some collider is on layers (the step's ``LAYERED``).
+(OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
+ LAYERS, RIDES) = range(15)
+COUNTERS = 15
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 
@@ -570,10 +600,30 @@ def _dominant(nx: float, ny: float) -> tuple[int, float]:
 
 @_helper
 def _velocity(body: Any, ints: Any, row: int) -> tuple[float, float]:
-    """The row's own velocity (px/s); zero without Physics."""
+    """The row's velocity in the world frame (px/s): a rider's own plus its
+    frame; zero without Physics (resolution.own_velocity)."""
     if ints[row, FLAGS] & PHYSICS:
+        if body[row, FRAME_X] != 0.0 or body[row, FRAME_Y] != 0.0:
+            return body[row, VEL_X] + body[row, FRAME_X], body[row, VEL_Y] + body[row, FRAME_Y]
         return body[row, VEL_X], body[row, VEL_Y]
     return 0.0, 0.0
+
+
+@_helper
+def _contact_velocities(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, ux: float,
+                        uy: float) -> tuple[float, float, float, float]:
+    """Velocities (px/s) of rows a and b as their contact along (nx, ny)
+    sees them: a STATIC under the other body (the normal from it within 60°
+    of up, (ux, uy)) only along the normal (resolution.contact_velocities)."""
+    vax, vay = _velocity(body, ints, a)
+    vbx, vby = _velocity(body, ints, b)
+    if ints[a, FLAGS] & STATIC and 0.0 + nx * ux + ny * uy > 0.5:
+        along = 0.0 + vax * nx + vay * ny
+        vax, vay = nx * along, ny * along
+    elif ints[b, FLAGS] & STATIC and 0.0 + nx * ux + ny * uy < -0.5:
+        along = 0.0 + vbx * nx + vby * ny
+        vbx, vby = nx * along, ny * along
+    return vax, vay, vbx, vby
 
 
 @_helper
@@ -604,12 +654,12 @@ def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_
 # with Coulomb friction (Resolution.exchange, impulse.exchange_momentum).
 @_helper
 def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a: Any, held_b: Any,
-              rest_speed: float) -> None:
+              step: Any) -> None:
     physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
     if not physics_a and not physics_b:
         return
-    vax, vay = _velocity(body, ints, a)
-    vbx, vby = _velocity(body, ints, b)
+    rest_speed = step[REST_SPEED]
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
     if physics_a and physics_b:
         elasticity = _max(body[a, ELASTICITY], body[b, ELASTICITY])
         friction = _min(body[a, FRICTION], body[b, FRICTION])
@@ -665,11 +715,11 @@ def _contact_point(box_a: Any, box_b: Any, nx: float, ny: float) -> tuple[float,
 
 @_helper
 def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, ny: float, depth: float,
-            time: float, surface: float, box_a: Any, box_b: Any) -> None:
+            time: float, surface: float, box_a: Any, box_b: Any, trigger: bool) -> None:
     """One contact per pair and step, the first's normal, time, surface and
     point, depths added up (Resolution.record); ``index``: the contacts by
     pair, a hash table. ``values`` columns: normal x and y, depth (px),
-    time, surface (px), point x and y (px)."""
+    time, surface (px), point x and y (px), 1.0 for a TRIGGER's contact."""
     values, pairs = contacts
     slot = _slot(index, a, b, True, status, CONTACTS)  # (a new pair counts one more contact)
     if slot < 0:
@@ -685,35 +735,111 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
     pairs[k, 0], pairs[k, 1] = a, b
     values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
     values[k, 5], values[k, 6] = _contact_point(box_a, box_b, nx, ny)
+    values[k, 7] = 1.0 if trigger else 0.0
 
 
 @_helper
 def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int, b: int, nx: float, ny: float,
-            pinned_a: bool, pinned_b: bool, depth: float, surface: float, time: float, rest_speed: float) -> None:
-    """Exchange momentum, record the contact, and pin or support whoever was
-    pushed off a body that holds still (Resolution.settle, without gravity)."""
+            pinned_a: bool, pinned_b: bool, depth: float, surface: float, time: float, step: Any) -> None:
+    """Exchange momentum, record the contact, pin whoever was pushed off a
+    body that holds still, and support or carry whoever came to rest
+    (Resolution.settle)."""
     held_a = _held_axes(body, ints, status, a, -nx, -ny)
     held_b = _held_axes(body, ints, status, b, nx, ny)
-    _exchange(body, ints, a, b, nx, ny, held_a, held_b, rest_speed)
+    _exchange(body, ints, a, b, nx, ny, held_a, held_b, step)
     _record(contacts, index, status, a, b, nx, ny, depth, time, surface, _box_at(body, a, time),
-            _box_at(body, b, time))
-    vax, vay = _velocity(body, ints, a)
-    vbx, vby = _velocity(body, ints, b)
+            _box_at(body, b, time), False)
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
     axis, sign = _dominant(nx, ny)
-    static_a, static_b = ints[a, FLAGS] & STATIC, ints[b, FLAGS] & STATIC
-    if pinned_a and not static_b:
-        ints[b, PINNED] |= _bit(axis, -sign)
-    if pinned_b and not static_a:
-        ints[a, PINNED] |= _bit(axis, sign)
+    for row, pinner, off, toward, held in ((b, a, 1.0, -sign, pinned_a), (a, b, -1.0, sign, pinned_b)):
+        if held and not ints[row, FLAGS] & STATIC:
+            bit = axis * 2 + (1 if toward > 0 else 0)  # (its index)
+            ints[row, PINNED] |= 1 << bit
+            ints[row, PINNER + bit] = pinner
+            body[row, PINNER_OFF + 2 * bit], body[row, PINNER_OFF + 2 * bit + 1] = nx * off, ny * off
     if abs(0.0 + (vbx - vax) * nx + (vby - vay) * ny) > RESTING_SPEED:
         return
-    for row, other_held, toward, speed, static in ((b, held_a[axis], -sign, vbx if axis == 0 else vby, static_b),
-                                                    (a, held_b[axis], sign, vax if axis == 0 else vay, static_a)):
-        if other_held and not static:
+    _note_rider(body, ints, status, a, b, nx, ny, step[UP_X], step[UP_Y])
+    for row, other_held, toward, vx, vy in ((b, held_a[axis], -sign, vbx, vby), (a, held_b[axis], sign, vax, vay)):
+        if other_held and not ints[row, FLAGS] & STATIC:
             bit = _bit(axis, toward)
             ints[row, SUPPORTED] |= bit
-            body[row, SUPPORT + axis * 2 + (1 if toward > 0 else 0)] = speed * toward
+            # resolution._support_speed: the speed along the normal, over its part along the axis
+            body[row, SUPPORT + axis * 2 + (1 if toward > 0 else 0)] = (0.0 + vx * nx + vy * ny) / (
+                nx if axis == 0 else ny) * toward
             status[SUPPORTS] += 1
+
+
+@_helper
+def _note_rider(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: float, ux: float,
+                uy: float) -> None:
+    """Remember a body left resting on top of a STATIC (the normal from the
+    platform to it within 60° of up, (ux, uy)), its first such platform
+    this step (Resolution._note_rider)."""
+    for platform, rider, sign in ((a, b, 1.0), (b, a, -1.0)):
+        upx, upy = nx * sign, ny * sign
+        if (ints[platform, FLAGS] & STATIC and not ints[rider, FLAGS] & (STATIC | TRIGGER)
+                and ints[rider, RIDE] < 0 and 0.0 + upx * ux + upy * uy > 0.5):
+            ints[rider, RIDE], ints[rider, RIDE_ORDER] = platform, status[RIDES]
+            body[rider, RIDE_X], body[rider, RIDE_Y] = upx, upy
+            status[RIDES] += 1
+
+
+# -- gravity within a step (Sweeper._lags, _lag, _support) ------------------------------
+
+@_helper
+def _lag(body: Any, ints: Any, row: int, time: float, step: Any) -> tuple[bool, float, float]:
+    """Gravity's g·dt·(½ − time) (px/s), which the row's velocity holds
+    beyond its true velocity at step fraction ``time`` while it flies free;
+    (False, 0, 0) where gravity does not move it or a contact holds it."""
+    flags = ints[row, FLAGS]
+    if (not flags & PHYSICS or flags & (STATIC | HELD) or body[row, INV_MASS] == 0.0
+            or body[row, GRAVITY_SCALE] == 0.0):
+        return False, 0.0, 0.0
+    scale = body[row, GRAVITY_SCALE] * (0.5 - time)
+    return True, step[PULL_X] * scale, step[PULL_Y] * scale
+
+
+@_helper
+def _lags(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, time: float,
+          step: Any) -> tuple[tuple[bool, float, float], tuple[bool, float, float]]:
+    """Each row's lag (``_lag``) for an impact along (nx, ny) that bounces;
+    none at a resting contact (approaching at the rest speed or slower)."""
+    none = (False, 0.0, 0.0)
+    if step[PULL_X] == 0.0 and step[PULL_Y] == 0.0:
+        return none, none
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
+    if 0.0 + (vax - vbx) * nx + (vay - vby) * ny <= step[REST_SPEED]:
+        return none, none
+    return _lag(body, ints, a, time, step), _lag(body, ints, b, time, step)
+
+
+@_helper
+def _support(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: float, lag_a: Any, lag_b: Any,
+             step: Any) -> None:
+    """Give each row back its lag after the impact was settled: all of it,
+    but where the pair came to rest along the normal none of what would
+    part them; where it drives them into each other the contact takes it up
+    with friction. Either way the contact now holds both (Sweeper._support)."""
+    ux, uy = step[UP_X], step[UP_Y]
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, ux, uy)
+    rests = abs(0.0 + (vbx - vax) * nx + (vby - vay) * ny) <= RESTING_SPEED
+    parting = 0.0 + (lag_b[1] - lag_a[1]) * nx + (lag_b[2] - lag_a[2]) * ny
+    for row, (lagged, lag_x, lag_y) in ((a, lag_a), (b, lag_b)):
+        if lagged:
+            if rests and parting > 0.0:
+                along = 0.0 + lag_x * nx + lag_y * ny
+                lag_x, lag_y = lag_x - nx * along, lag_y - ny * along
+            body[row, VEL_X], body[row, VEL_Y] = body[row, VEL_X] + lag_x, body[row, VEL_Y] + lag_y
+            ints[row, FLAGS] |= TOUCHED
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, ux, uy)
+    if 0.0 + (vax - vbx) * nx + (vay - vby) * ny > RESTING_SPEED:
+        rests = True
+        _exchange(body, ints, a, b, nx, ny, _held_axes(body, ints, status, a, -nx, -ny),
+                  _held_axes(body, ints, status, b, nx, ny), step)
+    if rests:
+        ints[a, FLAGS] |= HELD
+        ints[b, FLAGS] |= HELD
 
 
 # -- the sweeps (systems.physics._stages.sweep.Sweeper) -----------------------------------
@@ -756,16 +882,17 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
 
 
 @_helper
-def _candidates(body: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float, marks: Any,
-                out: Any) -> int:
+def _candidates(body: Any, ints: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float,
+                marks: Any, out: Any) -> int:
     """Found.candidates: the row's partners while ``box`` stays
     inside its filed box, else a grid query."""
     if _within(box, _filed(body, row)):
         return _partners(links, row, out)
     count = _query(body, grid, status, box, size, marks, out)
+    choosy = status[LAYERS] or ints[row, FLAGS] & TRIGGER
     kept = 0
     for k in range(count):
-        if out[k] != row:
+        if out[k] != row and not (choosy and not _meet(ints, status, row, out[k])):
             out[kept] = out[k]
             kept += 1
     return kept
@@ -782,7 +909,7 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
         x, y, w, h = _box_at(body, row, time)
         reach = (x + push_x * SWEEP_SLOP, y + push_y * SWEEP_SLOP, w, h)
         before = _box_at(body, row, 0.0)
-        for k in range(_candidates(body, grid, links, status, row, reach, size, marks, out)):
+        for k in range(_candidates(body, ints, grid, links, status, row, reach, size, marks, out)):
             other = out[k]
             if not ints[other, FLAGS] & STATIC or other == a or other == b:
                 continue
@@ -821,10 +948,11 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
     count = _query(body, grid, status, box, size, marks, out)
     known = _mark_partners(links, status, row, marks)  # (the query is done with marks)
     static = ints[row, FLAGS] & STATIC
+    choosy = status[LAYERS] or ints[row, FLAGS] & (TRIGGER | STATIC)  # a plain mover meets everything it touches
     kept, new = 0, 0
     for j in range(count):
         other = out[j]
-        if other == row or (static and ints[other, FLAGS] & STATIC):
+        if other == row or (static and ints[other, FLAGS] & STATIC) or (choosy and not _meet(ints, status, row, other)):
             continue
         out[kept] = other
         if marks[other] != known:  # met anew: moved to the front
@@ -927,11 +1055,16 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
             contacts: Any, index: Any, a: int, b: int, time: float, nx: float, ny: float, surface: float,
             step: Any, marks: Any, out: Any) -> None:
     """Resolve one impact at step fraction ``time`` and re-sweep who changed
-    (Sweeper._impact; ``step``: dt, rest speed, max subdivisions, cell size)."""
-    dt, rest_speed, max_subdivisions, size = step[0], step[1], int(step[2]), step[3]
+    (Sweeper._impact; ``step``: the step's parameters, ``DT``...)."""
+    dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
     approach = 0.0 + (body[a, MOTION_X] - body[b, MOTION_X]) * nx + (body[a, MOTION_Y] - body[b, MOTION_Y]) * ny
     frozen_a = ints[a, IMPACTS] >= max_subdivisions
     frozen_b = ints[b, IMPACTS] >= max_subdivisions
+    if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:  # reported if they really go into each other, never resolved
+        if approach * (1.0 - time) > SWEEP_SLOP:
+            _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time),
+                    _box_at(body, b, time), True)
+        return
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
         return
     for row in (a, b):
@@ -946,14 +1079,21 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
         _crush(body, ints, grid, links, status, queue, events, ties, a, b, time, size, marks, out)
         return
     old_ax, old_ay, old_bx, old_by = body[a, MOTION_X], body[a, MOTION_Y], body[b, MOTION_X], body[b, MOTION_Y]
+    lag_a, lag_b = _lags(body, ints, a, b, nx, ny, time, step)
+    for row, (lagged, lag_x, lag_y) in ((a, lag_a), (b, lag_b)):
+        if lagged:  # the velocity it hits with (the reference's module docstring)
+            body[row, VEL_X], body[row, VEL_Y] = body[row, VEL_X] - lag_x, body[row, VEL_Y] - lag_y
+            ints[row, FLAGS] |= TOUCHED
     # A frozen body keeps its place, but its momentum counts by its real mass.
     _settle(body, ints, status, contacts, index, a, b, nx, ny, held_a or frozen_a, held_b or frozen_b,
-            approach * (1.0 - time), surface, time, rest_speed)
+            approach * (1.0 - time), surface, time, step)
+    if step[PULL_X] != 0.0 or step[PULL_Y] != 0.0:
+        _support(body, ints, status, a, b, nx, ny, lag_a, lag_b, step)
     for row, frozen in ((a, frozen_a), (b, frozen_b)):
         if ints[row, FLAGS] & PHYSICS and not ints[row, FLAGS] & STATIC and not frozen:
-            # velocity · dt + carry, the carry being zero without gravity
-            body[row, MOTION_X] = body[row, VEL_X] * dt + 0.0
-            body[row, MOTION_Y] = body[row, VEL_Y] * dt + 0.0
+            # A rider's path is its own motion plus its platform's carry.
+            body[row, MOTION_X] = body[row, VEL_X] * dt + body[row, CARRY_X]
+            body[row, MOTION_Y] = body[row, VEL_Y] * dt + body[row, CARRY_Y]
     # A body without Physics has no velocity: stop what still drives it in.
     still = 0.0 + (body[a, MOTION_X] - body[b, MOTION_X]) * nx + (body[a, MOTION_Y] - body[b, MOTION_Y]) * ny
     if still > 0.0:
@@ -1010,7 +1150,7 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     grid = (int_array(slots, 3), int_array(capacity, 2), int_array(rows))
     links = (int_array(rows, 2), int_array(capacity, 2))
     queue = (np.empty((capacity, 4)), int_array(capacity, 4), np.empty((capacity, 2)), int_array(capacity))
-    contacts = (np.empty((capacity, 7)), int_array(capacity, 2))
+    contacts = (np.empty((capacity, 8)), int_array(capacity, 2))
     events = (np.empty((capacity, 4)), int_array(capacity), int_array(capacity, 2))
     index = int_array(slots, 3)
     return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows)  # (run_sweeps sets them up)
@@ -1041,7 +1181,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
     impacts in time order (Sweeper.run), updating ``body`` and ``ints``.
 
-    ``step``: dt (s), rest speed (px/s), max subdivisions, cell size (px);
+    ``step``: the step's parameters (``DT`` ... ``UP_Y``, see there);
     ``ties``: systems.physics._shapes.geometry's table of tie directions; ``buffers``: from
     ``make_buffers``, for at least as many rows as ``body`` has. When a
     buffer or hash table fills up, ``status[OVERFLOW]`` is set and the run
@@ -1053,7 +1193,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
     rows = body.shape[0]
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
-    size = step[3]
+    status[LAYERS] = step[LAYERED] != 0.0
+    size = step[CELL_SIZE]
     # What a run reads before writing: the hash tables' slots and each row's mark (_link_pairs sets
     # every row's links).
     grid[0][:, 2] = EMPTY

@@ -46,7 +46,7 @@ CollisionFilter = Callable[[int, int], object]
 _BY_TIME = attrgetter("time", "a", "b")
 
 #: ``Resolution.record_swept``'s value columns, and the depth's among them.
-SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y")
+SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y", "trigger")
 SWEPT_DEPTH = SWEPT_COLUMNS.index("depth")
 # Lookups by pair that scan the swept contacts' arrays (a few a step in the arena: about 5 µs each)
 # before a dict of their rows is made (a pile's push-out records thousands).
@@ -98,6 +98,8 @@ class Resolution:
         # Who pinned a body that way, and the unit normal it pushed the body
         # off along, by (entity, direction bit): see ``_closing``.
         self.pinners: dict[tuple[int, int], tuple[Body, Vector2]] = {}
+        # The compiled sweeps' pinners, read from their tables when first asked for (``pinner``).
+        self.swept_pinner: Callable[[int, int], tuple[Body, Vector2] | None] | None = None
         self.supported: dict[tuple[int, int], float] = {}
         self.crushed: set[int] = set()
         self._resolved: dict[tuple[int, int], Contact] = {}
@@ -215,7 +217,7 @@ class Resolution:
             if body.static:
                 continue
             bit = _direction_bits(normal)[1 if body is b else 0]
-            pinning = self.pinners.get((body.entity, bit))
+            pinning = self.pinner(body.entity, bit)
             if pinning is None:
                 return True
             pinner, off = pinning
@@ -223,6 +225,14 @@ class Resolution:
                     or (own_velocity(pusher) - own_velocity(pinner)).dot(push) > 0.0):
                 return True
         return False
+
+    def pinner(self, entity: int, bit: int) -> tuple[Body, Vector2] | None:
+        """Who last pinned ``entity`` against direction ``bit`` this step,
+        and the unit normal it pushed the body off along; None if nothing did."""
+        pinning = self.pinners.get((entity, bit))
+        if pinning is None and self.swept_pinner is not None:
+            pinning = self.swept_pinner(entity, bit)
+        return pinning
 
     def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0,
                    squeezed: bool = False) -> list[Body]:
@@ -365,8 +375,9 @@ class Resolution:
     def record_swept(self, pairs: np.ndarray, values: np.ndarray) -> None:
         """Keep the contacts the compiled sweeps recorded, as assigning each
         in turn to ``resolved`` would: ``pairs`` (m, 2) their entity ids,
-        ``values`` (m, 7) float columns (``SWEPT_COLUMNS``: normal x and y,
-        depth px, time, surface px, point x and y px), both kept, not copied
+        ``values`` (m, 8) float columns (``SWEPT_COLUMNS``: normal x and y,
+        depth px, time, surface px, point x and y px, 1.0 for a TRIGGER's
+        contact), both kept, not copied
         (``record`` adds to the depths: hand over arrays of your own).
 
         Their ``Contact`` objects are made when the contacts are first read
@@ -422,8 +433,9 @@ class Resolution:
 def _swept_contacts(pairs: np.ndarray, values: np.ndarray) -> Iterator[tuple[tuple[int, int], Contact]]:
     """``Resolution.record_swept``'s contacts as (pair, Contact), in order."""
     columns = [values[:, column].tolist() for column in range(values.shape[1])]
-    for first, second, nx, ny, depth, time, surface, px, py in zip(*pairs.T.tolist(), *columns):
-        yield (first, second), Contact(first, second, Vector2(nx, ny), depth, False, Vector2(px, py), time, surface)
+    for first, second, nx, ny, depth, time, surface, px, py, trigger in zip(*pairs.T.tolist(), *columns):
+        yield (first, second), Contact(first, second, Vector2(nx, ny), depth, trigger != 0.0, Vector2(px, py), time,
+                                       surface)
 
 
 def through_faces(a: Body, b: Body, normal: Vector2) -> bool:

@@ -13,16 +13,21 @@ a step is one the kernel computes; the Sweeper runs the others.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from pygame import Vector2
 
+from components import ColliderType
 from systems.physics._kernels import background
 from systems.physics._kernels import sweep as k
 from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
-from systems.physics._bodies.kinds import INELASTIC, LAYERED, ONE_WAY, SHAPED, TRIGGER
+from systems.physics._bodies.kinds import INELASTIC, ONE_WAY, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
+from systems.physics._bodies.body import Body
 from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
+from systems.physics._solver.riders import Ride
 
 if TYPE_CHECKING:
     from systems.physics._stages.found import Found
@@ -30,20 +35,20 @@ if TYPE_CHECKING:
 __all__ = ["Swept", "covers", "sweep_compiled"]
 
 _TIES = np.array(TIES)
+_TRIGGER = ColliderType.TRIGGER
 
 
 #: Bodies of these kinds (``Found.kinds``) are left to the reference.
-_UNCOVERED = TRIGGER | LAYERED | ONE_WAY | SHAPED | INELASTIC
+_UNCOVERED = ONE_WAY | SHAPED | INELASTIC
 
 
-def covers(collision: Found, state: Resolution, carried: bool) -> bool:
-    """Whether the kernel computes this step: the scene has no gravity,
-    layers, one-way faces, collision filters or carried riders
-    (``carried``); every collider is a box, none a TRIGGER, and every
-    Physics bounces (elasticity > 0), so no row is ever collided at once
-    (the bodies' kind bits, ``Found.kinds``); and the kernels run now (not
-    off, nor compiling in the background: ``background.use_kernels``)."""
-    return not (carried or state.filters or state.up or collision.kinds & _UNCOVERED) and background.use_kernels()
+def covers(collision: Found, state: Resolution) -> bool:
+    """Whether the kernel computes this step: the scene has no one-way
+    faces or collision filters, every collider is a box, and every Physics
+    bounces (elasticity > 0), so no row is ever collided at once (the
+    bodies' kind bits, ``Found.kinds``); and the kernels run now (not off,
+    nor compiling in the background: ``background.use_kernels``)."""
+    return not (state.filters or collision.kinds & _UNCOVERED) and background.use_kernels()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,12 +79,16 @@ class Swept:
         return list(entity_pairs(self.entities, self.met_rows))
 
 
-def sweep_compiled(collision: Found, state: Resolution, dt: float, max_subdivisions: int,
-                   buffers: tuple[Any, ...] | None) -> Swept:
-    """Run the sweep stage through the kernel (``buffers``: the kernel's
+def sweep_compiled(collision: Found, state: Resolution, dt: float, pull: Vector2, riders: list[Body],
+                   max_subdivisions: int, buffers: tuple[Any, ...] | None) -> Swept:
+    """Run the sweep stage through the kernel (``pull``: gravity·dt, px/s;
+    ``riders``: the bodies carried this step; ``buffers``: the kernel's
     work buffers as last returned, or None)."""
-    step = np.array([dt, state.rest_speed, float(max_subdivisions), collision.grid.cell_size])
-    arrays, table, ints = _gather(collision)
+    step = np.zeros(k.STEP_PARAMETERS)
+    step[[k.DT, k.REST_SPEED, k.MAX_SUBDIVISIONS, k.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
+                                                                   collision.grid.cell_size)
+    step[[k.LAYERED, k.PULL_X, k.PULL_Y, k.UP_X, k.UP_Y]] = collision.layered, *pull, *state.up
+    arrays, table, ints = _gather(collision, riders, bool(pull))
     pairs = collision.pair_rows()
     buffers = k.buffers_for(buffers, len(pairs), len(table))
     while True:
@@ -89,7 +98,7 @@ def sweep_compiled(collision: Found, state: Resolution, dt: float, max_subdivisi
         # Rare: what overflowed is doubled, and kept for later steps; the
         # tables the run changed are gathered anew.
         buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[k.OVERFLOW]))
-        arrays, table, ints = _gather(collision)
+        arrays, table, ints = _gather(collision, riders, bool(pull))
     entities = collision.columns.entities
     moved, ends = _scatter(collision, table, ints, state)
     _record(entities, contacts, int(status[k.CONTACTS]), state)
@@ -101,10 +110,11 @@ def sweep_compiled(collision: Found, state: Resolution, dt: float, max_subdivisi
     return Swept(frozen, buffers, met, entities, overlapping, links)
 
 
-def _gather(collision: Found) -> tuple[Arrays, np.ndarray, np.ndarray]:
+def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays, np.ndarray, np.ndarray]:
     """The step's bodies (in entity order) read from their components at
     once, and the kernel's float and int tables of them at the start of the
-    sweeps."""
+    sweeps (``riders``: the bodies carried this step; ``pulled``: whether
+    gravity pulls)."""
     body = read_arrays(collision.columns, collision.geometry_read())
     n = body.start.shape[0]
     table = k.aligned_table(n, k.FLOAT_COLUMNS)
@@ -121,7 +131,19 @@ def _gather(collision: Found) -> tuple[Arrays, np.ndarray, np.ndarray]:
     table[:, k.ELASTICITY] = body.elasticity
     table[:, k.FRICTION] = body.friction
     ints[:, k.FLAGS] = k.STATIC * body.static + k.MOVED * body.moved + k.PHYSICS * body.physics
+    colliders = collision.columns.colliders
+    if collision.kinds & TRIGGER:
+        ints[:, k.FLAGS] |= k.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
+    if collision.layered:
+        ints[:, k.CATEGORY] = [collider.category for collider in colliders]
+        ints[:, k.MASK] = [collider.mask for collider in colliders]
+    if pulled:
+        table[collision.columns.moving, k.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
+                                                            for physics in collision.columns.physics if physics]
+    for rider in riders:
+        table[collision.rows[rider.entity], k.CARRY_X:k.FRAME_Y + 1] = (*rider.carry, *rider.frame)
     ints[:, k.BOUNDS_VERSION] = -1
+    ints[:, k.PINNER:k.RIDE + 1] = -1
     ints[:, k.ENTITY] = collision.columns.entities
     ints[:, k.SPAN_X0:k.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
     return body, table, ints
@@ -160,7 +182,25 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
             if ints[row, k.SUPPORTED] & (1 << index):
                 state.supported[(int(entities[row]), 1 << index)] = float(table[row, k.SUPPORT + index])
     state.crushed.update(entities[np.flatnonzero(flags & k.CRUSHED)].tolist())
+    riders = np.flatnonzero(ints[:, k.RIDE] >= 0)
+    for row in riders[np.argsort(ints[riders, k.RIDE_ORDER])].tolist():  # in the order they landed
+        state.rides[int(entities[row])] = Ride(int(entities[ints[row, k.RIDE]]),
+                                               Vector2(table[row, k.RIDE_X], table[row, k.RIDE_Y]))
+    state.swept_pinner = partial(_pinner, collision, table, ints)
     return moved, ends
+
+
+def _pinner(collision: Found, table: np.ndarray, ints: np.ndarray, entity: int,
+            bit: int) -> tuple[Body, Vector2] | None:
+    """Who pinned ``entity`` against direction ``bit`` in the sweeps, and
+    the unit normal it pushed it off along (Resolution.pinners), read from
+    the kernel's tables when push-out asks (rarely: both sides of a pair
+    held)."""
+    row, index = collision.rows.get(entity), bit.bit_length() - 1
+    if row is None or not ints[row, k.PINNED] & bit or ints[row, k.PINNER + index] < 0:
+        return None
+    pinner = collision.bodies[int(collision.columns.entities[ints[row, k.PINNER + index]])]
+    return pinner, Vector2(table[row, k.PINNER_OFF + 2 * index], table[row, k.PINNER_OFF + 2 * index + 1])
 
 
 def _ends(table: np.ndarray, ints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -28,8 +28,8 @@ velocity along the normal. A resting contact (approaching at the
 Resolution's rest_speed or slower) bounces nothing and is settled at the
 step's velocity, as before; once a contact holds a body, its velocity is
 true for the rest of the step (``Path.free``). The compiled kernel
-(``systems.physics._stages.compiled_sweep``) runs only steps without gravity, where all of this
-is zero: those steps are computed as before, bit for bit.
+(``systems.physics._stages.compiled_sweep``) computes the same steps bit for bit, gravity and
+riders included, for the scenes it covers (``covers``).
 """
 
 from __future__ import annotations
@@ -109,9 +109,9 @@ class Sweeper:
         self._warned = False
 
     def run(self, collision: Found, state: Resolution, dt: float, gravity: Vector2,
-            carried: bool = False) -> tuple[list[tuple[int, int]], Swept | None]:
+            riders: list[Body] | None = None) -> tuple[list[tuple[int, int]], Swept | None]:
         """Sweep all candidate pairs of this step and resolve their impacts
-        (``gravity``: px/s², Movement's; ``carried``: some body rides a platform this step).
+        (``gravity``: px/s², Movement's; ``riders``: the bodies carried on platforms this step).
         Returns the pairs first met on changed paths and, when the compiled stage ran,
         what it found for push-out (also kept as ``met`` and ``swept`` until the next run)."""
         self.collision, self.state, self.dt = collision, state, dt
@@ -120,8 +120,9 @@ class Sweeper:
         self.paths: dict[int, Path] = {}
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Found.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
-        if self.compiled and covers(collision, state, carried):
-            self.swept = sweep_compiled(collision, state, dt, self.max_subdivisions, self._buffers)
+        if self.compiled and covers(collision, state):
+            self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], self.max_subdivisions,
+                                        self._buffers)
             self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
             if self.swept.frozen is not None:
                 self._warn_frozen(self.swept.frozen)

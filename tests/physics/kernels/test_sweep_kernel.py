@@ -17,7 +17,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from systems.physics._stages import sweep as sweep_stage
-from components import Collider, ColliderType, Physics, Shape, Side, Transform
+from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 from systems.physics._kernels import sweep as sweep_kernel
 pytestmark = pytest.mark.skipif(not sweep_kernel.ENABLED, reason="the kernel is off (ECS_ARCADE_JIT=0 or no numba)")
@@ -30,29 +30,39 @@ scenes = st.fixed_dictionaries({
         st.floats(0, SIDE - 16), st.floats(0, SIDE - 16),  # top-left, px
         st.sampled_from([4.0, 8.0, 12.5]), st.sampled_from([4.0, 8.0, 16.0]),  # size, px
         st.floats(-3000, 3000), st.floats(-3000, 3000),  # velocity, px/s
-        st.sampled_from(["solid", "solid", "solid", "static", "kinematic"]),
+        st.sampled_from(["solid", "solid", "solid", "static", "kinematic", "trigger", "coin", "lift"]),
         st.floats(0.2, 5), st.floats(0.05, 1), st.sampled_from([0.0, 0.3, 1.0]),  # mass, elasticity, friction
     ), min_size=2, max_size=40),
     "subdivisions": st.sampled_from([2, 4, 32]),
     "steps": st.integers(1, 12),
+    "layers": st.booleans(),
+    "gravity": st.sampled_from([(0.0, 0.0), (0.0, 980.0), (250.0, 700.0), (0.0, -400.0)]),  # px/s²
 })
+
+#: Layers a scene with ``layers`` puts its bodies on, in turn: (category, mask).
+LAYERS = ((1, ALL), (2, ALL & ~2), (4, 1 | 4), (2, 1))
 
 
 def build(scene: dict, compiled: bool) -> World:
     """The arena of ``scene`` in a new World; the kernel on or off."""
-    world = World()
+    world = World(gravity=scene.get("gravity", (0.0, 0.0)))
     world.response.sweeper.compiled = compiled
     world.response.sweeper.max_subdivisions = scene["subdivisions"]
     for x, y, w, h in ((-WALL, -WALL, SIDE + 2 * WALL, WALL), (-WALL, SIDE, SIDE + 2 * WALL, WALL),
                        (-WALL, 0, WALL, SIDE), (SIDE, 0, WALL, SIDE)):
         world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
-    for x, y, w, h, vx, vy, kind, mass, elasticity, friction in scene["bodies"]:
-        if kind == "static":
-            world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
-        elif kind == "kinematic":  # a SOLID without Physics, moved by user code
-            world.create_entity(Transform((x, y)), Collider((w, h)))
-        else:
-            world.create_entity(Transform((x, y)), Collider((w, h)),
+    for i, (x, y, w, h, vx, vy, kind, mass, elasticity, friction) in enumerate(scene["bodies"]):
+        category, mask = LAYERS[i % len(LAYERS)] if scene.get("layers") else (1, ALL)
+        kind_of = {"static": ColliderType.STATIC, "lift": ColliderType.STATIC, "trigger": ColliderType.TRIGGER,
+                   "coin": ColliderType.TRIGGER}
+        collider = Collider((w, h), type=kind_of.get(kind, ColliderType.SOLID), category=category, mask=mask)
+        if kind in ("static", "kinematic", "coin"):  # kinematic: a SOLID without Physics, moved by user code
+            world.create_entity(Transform((x, y)), collider)
+        elif kind == "lift":  # a moving platform: riders landed on it are carried
+            world.create_entity(Transform((x, y)), collider,
+                                Physics((vx / 20, vy / 20), gravity_scale=0.0, elasticity=elasticity))
+        else:  # a SOLID, or a TRIGGER that flies (a bullet's hit box)
+            world.create_entity(Transform((x, y)), collider,
                                 Physics((vx, vy), mass=mass, elasticity=elasticity, friction=friction))
     return world
 
@@ -66,7 +76,8 @@ def snapshot(world: World) -> list[str]:
         rows.append(repr((entity, transform.position.x, transform.position.y, velocity)))
     rows.append(repr(world.response.crushed))
     for c in world.contacts:
-        rows.append(repr((c.a, c.b, c.normal.x, c.normal.y, c.depth, c.time, c.surface, c.point.x, c.point.y)))
+        rows.append(repr((c.a, c.b, c.normal.x, c.normal.y, c.depth, c.time, c.surface, c.point.x, c.point.y,
+                          c.trigger)))
     return rows
 
 
@@ -146,6 +157,7 @@ def test_a_dense_fast_arena_goes_through_the_kernel_and_matches(kernel_calls: li
     "nothing", "gravity", "circle", "trigger", "no_bounce", "layers", "one_way", "filter", "discrete", "off",
 ])
 def test_steps_the_kernel_does_not_cover_run_the_reference(change: str, kernel_calls: list[int]) -> None:
+    covered = change in ("nothing", "trigger", "layers", "gravity")
     world = World(gravity=(0, 980)) if change == "gravity" else World(continuous=change != "discrete")
     world.create_entity(Transform((0, 100)), Collider((200, 20), type=ColliderType.STATIC,
                                                        sides=Side.TOP if change == "one_way" else Side.ALL))
@@ -160,7 +172,7 @@ def test_steps_the_kernel_does_not_cover_run_the_reference(change: str, kernel_c
         world.response.sweeper.compiled = False
     for _ in range(20):
         world.step(1 / 60)
-    assert len(kernel_calls) == (20 if change == "nothing" else 0)
+    assert len(kernel_calls) == (20 if covered else 0)
     if change in ("nothing", "gravity", "no_bounce", "off", "filter"):  # it landed on the floor either way
         assert world.component_for_entity(ball, Transform).position.y <= 90.0 + 1e-9
 
