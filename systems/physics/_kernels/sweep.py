@@ -41,6 +41,7 @@ __all__ = ["COMPILED", "ENABLED", "MODE", "aligned_table", "buffer_sizes", "buff
 TOUCH_EPSILON = 1e-7  # systems.physics._shapes.geometry
 SWEEP_SLOP = 0.01  # systems.physics._stages.sweep
 RESTING_SPEED = 1e-6  # systems.physics._solver.resolution
+ONE_WAY_TOLERANCE = 0.5  # systems.physics._solver.resolution
 VECTOR_EPSILON = 1e-6  # pygame's Vector2 == compares within this
 LARGE_SPAN = 32  # systems.physics._broad.grid
 
@@ -71,9 +72,10 @@ FLOAT_COLUMNS = 48
 # CATEGORY and MASK bits (read only in a step with layers), PINNER the row
 # that pinned it, by direction bit (four columns), RIDE the platform row it
 # lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
-# far); 24 a row, three cache lines.
+# far), SIDES its collider's faces that stop bodies (components.Side bits);
+# 24 a row, three cache lines.
 FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
-SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, PINNER, RIDE, RIDE_ORDER = 8, 9, 10, 11, 12, 13, 16, 20, 21
+SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, PINNER, RIDE, RIDE_ORDER, SIDES = 8, 9, 10, 11, 12, 13, 16, 20, 21, 22
 INT_COLUMNS = 24
 # FLAGS bits. HELD: a contact holds the body this step, so its velocity is
 # true for the rest of it (the reference's ``Path.free`` False).
@@ -262,6 +264,47 @@ def _meet(ints: Any, status: Any, a: int, b: int) -> bool:
     if ints[a, FLAGS] & ints[b, FLAGS] & TRIGGER:
         return False
     return not status[LAYERS] or (bool(ints[a, CATEGORY] & ints[b, MASK]) and bool(ints[b, CATEGORY] & ints[a, MASK]))
+
+
+# components.Side's bits: the faces of a collider.
+TOP, BOTTOM, LEFT, RIGHT, ALL_SIDES = 1, 2, 4, 8, 15
+
+
+# The face a contact normal leaves through (systems.physics._shapes.geometry.face_toward).
+@_helper
+def _face_toward(x: float, y: float) -> int:
+    if abs(x) > abs(y):
+        return RIGHT if x > 0 else LEFT
+    return BOTTOM if y > 0 else TOP
+
+
+# Half-plane test against one face of a box (systems.physics._shapes.geometry.outside).
+@_helper
+def _outside(box: Any, other: Any, face: int, tolerance: float) -> bool:
+    if face == TOP:
+        return bool(box[1] + box[3] <= other[1] + tolerance)
+    if face == BOTTOM:
+        return bool(box[1] >= other[1] + other[3] - tolerance)
+    if face == LEFT:
+        return bool(box[0] + box[2] <= other[0] + tolerance)
+    return bool(box[0] >= other[0] + other[2] - tolerance)
+
+
+@_helper
+def _permits(body: Any, ints: Any, a: int, b: int, nx: float, ny: float) -> bool:
+    """Whether rows a and b may collide through a contact along (nx, ny)
+    (a->b): each one's face toward the other stops bodies, and a one-way
+    face only a body that lay outside it when the step began
+    (resolution.through_faces; the collision filters are asked before the run)."""
+    for row, other, tx, ty in ((a, b, nx, ny), (b, a, -nx, -ny)):
+        sides = ints[row, SIDES]
+        if sides == ALL_SIDES:
+            continue
+        face = _face_toward(tx, ty)
+        if not face & sides or not _outside(_box_at(body, other, 0.0), _box_at(body, row, 0.0), face,
+                                            ONE_WAY_TOLERANCE):
+            return False
+    return True
 
 
 # Counters and flags of one run (an int64 array): OVERFLOW is set when a
@@ -1061,12 +1104,14 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     frozen_a = ints[a, IMPACTS] >= max_subdivisions
     frozen_b = ints[b, IMPACTS] >= max_subdivisions
     if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:  # reported if they really go into each other, never resolved
-        if approach * (1.0 - time) > SWEEP_SLOP:
+        if approach * (1.0 - time) > SWEEP_SLOP and _permits(body, ints, a, b, nx, ny):
             _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time),
                     _box_at(body, b, time), True)
         return
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
         return
+    if not _permits(body, ints, a, b, nx, ny):
+        return  # a one-way face from behind
     for row in (a, b):
         elapsed = time - body[row, START]
         body[row, ORIGIN_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * elapsed

@@ -23,7 +23,7 @@ from components import ColliderType
 from systems.physics._kernels import background
 from systems.physics._kernels import sweep as k
 from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
-from systems.physics._bodies.kinds import INELASTIC, ONE_WAY, SHAPED, TRIGGER
+from systems.physics._bodies.kinds import INELASTIC, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
 from systems.physics._bodies.body import Body
 from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
@@ -39,12 +39,12 @@ _TRIGGER = ColliderType.TRIGGER
 
 
 #: Bodies of these kinds (``Found.kinds``) are left to the reference.
-_UNCOVERED = ONE_WAY | SHAPED | INELASTIC
+_UNCOVERED = SHAPED | INELASTIC
 
 
 def covers(collision: Found, state: Resolution) -> bool:
-    """Whether the kernel computes this step: the scene has no one-way
-    faces or collision filters, every collider is a box, and every Physics
+    """Whether the kernel computes this step: the scene has no collision
+    filters, every collider is a box, and every Physics
     bounces (elasticity > 0), so no row is ever collided at once (the
     bodies' kind bits, ``Found.kinds``); and the kernels run now (not off,
     nor compiling in the background: ``background.use_kernels``)."""
@@ -63,7 +63,7 @@ class Swept:
     the pairs of the broad phase and met ones whose boxes now overlap by
     more than TOUCH_EPSILON on both axes and are not two STATICs (the only
     pairs its first queue can hold), and ``links``, the broad phase's pairs
-    of two movers that overlapped by more than RESOLVE_SLOP on both axes
+    of two movers (neither STATIC nor TRIGGER) that overlapped by more than RESOLVE_SLOP on both axes
     when the step began (what a pile is made of: ``systems.physics._stages.piles``).
     """
 
@@ -134,6 +134,7 @@ def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays,
     colliders = collision.columns.colliders
     if collision.kinds & TRIGGER:
         ints[:, k.FLAGS] |= k.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
+    ints[:, k.SIDES] = [collider.sides.value for collider in colliders] if collision.one_way else k.ALL_SIDES
     if collision.layered:
         ints[:, k.CATEGORY] = [collider.category for collider in colliders]
         ints[:, k.MASK] = [collider.mask for collider in colliders]
@@ -225,7 +226,8 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
     static = (ints[:, k.FLAGS] & k.STATIC) != 0
     candidates = np.concatenate((pairs, met.reshape(-1, 2)))
     near = k.overlapping(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
-    movers = ~(static[pairs[:, 0]] | static[pairs[:, 1]])
+    fixed = (ints[:, k.FLAGS] & (k.STATIC | k.TRIGGER)) != 0  # what a pile never pushes (piles._candidates)
+    movers = ~(fixed[pairs[:, 0]] | fixed[pairs[:, 1]])
     inside = k.overlapping(before, pairs, RESOLVE_SLOP) & movers
     return list(entity_pairs(entities, candidates[near])), list(entity_pairs(entities, pairs[inside]))
 
