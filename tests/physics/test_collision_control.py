@@ -209,6 +209,35 @@ def test_a_filter_lets_a_bullet_through_its_shooter_even_on_the_way_back():
     assert (shooter, bullet) in asked and len(asked) == len(set(asked))  # once per pair and step
 
 
+@pytest.mark.parametrize("refuse", [True, False])
+def test_a_filter_is_asked_about_a_pair_first_met_mid_step(refuse):
+    # A 4 × 4 ball at 2400 px/s (40 px a step) from x = 40 strikes a wall at
+    # x = 50 at t = (50 − 44)/40 = 0.15 and comes back, elastic, over the
+    # 0.85 · 40 = 34 px left: its left side would end at 46 − 34 = 12. A box
+    # at x 20..24, mass 1 like the ball, lies outside the box the ball swept
+    # before the bounce (x 40..84), so the pair was no candidate when the
+    # step began: the filter must still be asked about it when they meet.
+    # Refused, the ball passes through and the box stays; allowed, the ball
+    # strikes it at t = 0.15 + (46 − 24)/40 = 0.7 and, equal masses and
+    # e = 1, stops there (x = 24) while the box leaves at −2400 px/s over
+    # the last 0.3 · 40 = 12 px (x = 8).
+    from ecs import World
+
+    world = World()
+    world.create_entity(Transform((50, -50)), Collider((10, 100), type=ColliderType.STATIC))
+    ball = world.create_entity(Transform((40, 0)), Collider((4, 4)), Physics((2400, 0), elasticity=1.0))
+    crate = world.create_entity(Transform((20, 0)), Collider((4, 4)), Physics(elasticity=1.0))
+    asked = []
+    world.collision_filter(lambda a, b: asked.append((a, b)) or not (refuse and {a, b} == {ball, crate}))
+    world.step(DT)
+    assert (ball, crate) in asked and len(asked) == len(set(asked))  # once per pair and step
+    if refuse:
+        assert position(world, ball).x == pytest.approx(12) and position(world, crate).x == 20
+    else:
+        assert position(world, ball).x == pytest.approx(24) and position(world, crate).x == pytest.approx(8)
+        assert velocity(world, crate).x == pytest.approx(-2400) and velocity(world, ball).x == pytest.approx(0)
+
+
 def test_contacts_carry_point_time_and_surface_ordered_by_time():
     # Swept: a box falling at 600 px/s (10 px per step) 5 px above the floor
     # lands at t = 0.5 on its top (y = 100), the point in the middle of the

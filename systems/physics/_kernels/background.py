@@ -99,7 +99,8 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_GROUP_BY_ROW, (ids, 1)),
         (_OVERLAPPING, (boxes, rows, 1.0)),
         (_OVERLAPPING, (table[:, sweep.BEFORE_X:sweep.HEIGHT + 1], rows, 1.0)),  # a view: numba's layout 'A'
-        (_RUN_SWEEPS, (table, ints, rows, np.array(TIES), np.zeros(4), sweep.buffers_for(None, 0, 2))),
+        (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4),
+                       sweep.buffers_for(None, 0, 2))),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 

@@ -84,9 +84,10 @@ STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD = 1, 2, 4, 8, 16, 32, 64
 # The step's parameters (a float array): dt (s), the Resolution's rest speed
 # (px/s), the bound on impacts a body may take, the grid's cell size (px),
 # 1.0 if some collider is on layers, gravity's pull over one step (g·dt,
-# px/s) and the unit vector against gravity (zero without gravity).
-DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y = range(9)
-STEP_PARAMETERS = 9
+# px/s), the unit vector against gravity (zero without gravity), and 1.0
+# if collision filters are asked.
+DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y, FILTERED = range(10)
+STEP_PARAMETERS = 10
 
 
 # -- Python's min and max on two floats (the first wins a tie) -----------------
@@ -291,11 +292,11 @@ def _outside(box: Any, other: Any, face: int, tolerance: float) -> bool:
 
 
 @_helper
-def _permits(body: Any, ints: Any, a: int, b: int, nx: float, ny: float) -> bool:
-    """Whether rows a and b may collide through a contact along (nx, ny)
-    (a->b): each one's face toward the other stops bodies, and a one-way
-    face only a body that lay outside it when the step began
-    (resolution.through_faces; the collision filters are asked before the run)."""
+def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx: float, ny: float) -> bool:
+    """Whether rows a < b may collide through a contact along (nx, ny)
+    (a->b): each one's face toward the other stops bodies, a one-way face
+    only a body that lay outside it when the step began
+    (resolution.through_faces), and the collision filters let them (``_allows``)."""
     for row, other, tx, ty in ((a, b, nx, ny), (b, a, -nx, -ny)):
         sides = ints[row, SIDES]
         if sides == ALL_SIDES:
@@ -304,16 +305,44 @@ def _permits(body: Any, ints: Any, a: int, b: int, nx: float, ny: float) -> bool
         if not face & sides or not _outside(_box_at(body, other, 0.0), _box_at(body, row, 0.0), face,
                                             ONE_WAY_TOLERANCE):
             return False
-    return True
+    return not status[FILTERED_RUN] or _allows(filters, status, a, b)
+
+
+# -- collision filters: Python callbacks, asked outside the run ----------------------
+# The caller asks the filters about the step's candidate pairs before the run
+# and hands in their verdicts; a pair first met during the run is logged,
+# collides for the rest of that run, and the caller asks about it and runs
+# the step again (each pair is asked once per step however many runs it takes).
+# ``filters`` holds the verdicts by pair (a hash table, values 1 allowed, 0
+# refused, -1 not asked yet) and the pairs logged.
+
+@_helper
+def _allows(filters: Any, status: Any, a: int, b: int) -> bool:
+    """The filters' verdict on rows a < b (Resolution.allows), logging the
+    pair if they were not asked about it."""
+    table, unasked = filters
+    known = status[VERDICTS]
+    slot = _slot(table, a, b, True, status, VERDICTS)
+    if slot < 0:
+        return True  # the table is full: the run stops (status[OVERFLOW])
+    if status[VERDICTS] > known:  # not asked yet
+        if status[UNASKED] >= unasked.shape[0]:
+            status[OVERFLOW] = 1
+            return True
+        unasked[status[UNASKED], 0], unasked[status[UNASKED], 1] = a, b
+        status[UNASKED] += 1
+    return bool(table[slot, 2] != 0)
 
 
 # Counters and flags of one run (an int64 array): OVERFLOW is set when a
 # buffer is full (FULL_TABLE: a hash table, of cells or of contacts; the
 # caller retries with bigger ones), FROZEN the first row that reached the bound on impacts
-# (-1 if none), LAYERS whether some collider is on layers (the step's ``LAYERED``).
+# (-1 if none), LAYERS whether some collider is on layers (the step's ``LAYERED``), VERDICTS
+# the collision filters' verdicts held and UNASKED the pairs the run met that no filter was
+# asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked.
 (OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
- LAYERS, RIDES) = range(15)
-COUNTERS = 15
+ LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN) = range(18)
+COUNTERS = 18
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 
@@ -1095,8 +1124,8 @@ def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any,
 
 @_helper
 def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
-            contacts: Any, index: Any, a: int, b: int, time: float, nx: float, ny: float, surface: float,
-            step: Any, marks: Any, out: Any) -> None:
+            contacts: Any, index: Any, filters: Any, a: int, b: int, time: float, nx: float, ny: float,
+            surface: float, step: Any, marks: Any, out: Any) -> None:
     """Resolve one impact at step fraction ``time`` and re-sweep who changed
     (Sweeper._impact; ``step``: the step's parameters, ``DT``...)."""
     dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
@@ -1104,14 +1133,14 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     frozen_a = ints[a, IMPACTS] >= max_subdivisions
     frozen_b = ints[b, IMPACTS] >= max_subdivisions
     if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:  # reported if they really go into each other, never resolved
-        if approach * (1.0 - time) > SWEEP_SLOP and _permits(body, ints, a, b, nx, ny):
+        if approach * (1.0 - time) > SWEEP_SLOP and _permits(body, ints, status, filters, a, b, nx, ny):
             _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time),
                     _box_at(body, b, time), True)
         return
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
         return
-    if not _permits(body, ints, a, b, nx, ny):
-        return  # a one-way face from behind
+    if not _permits(body, ints, status, filters, a, b, nx, ny):
+        return  # a one-way face from behind, or a filter lets them pass
     for row in (a, b):
         elapsed = time - body[row, START]
         body[row, ORIGIN_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * elapsed
@@ -1198,7 +1227,9 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     contacts = (np.empty((capacity, 8)), int_array(capacity, 2))
     events = (np.empty((capacity, 4)), int_array(capacity), int_array(capacity, 2))
     index = int_array(slots, 3)
-    return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows)  # (run_sweeps sets them up)
+    filters = (int_array(slots, 3), int_array(capacity, 2))
+    # (run_sweeps sets them up)
+    return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
@@ -1222,9 +1253,14 @@ def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow
 
 
 @_kernel
-def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: Any) -> Any:
+def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step: Any, buffers: Any) -> Any:
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
     impacts in time order (Sweeper.run), updating ``body`` and ``ints``.
+
+    ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
+    they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is
+    not among them is logged (``status[UNASKED]`` of them, in the unasked
+    buffer): ask about those and run again.
 
     ``step``: the step's parameters (``DT`` ... ``UP_Y``, see there);
     ``ties``: systems.physics._shapes.geometry's table of tie directions; ``buffers``: from
@@ -1232,19 +1268,25 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
     buffer or hash table fills up, ``status[OVERFLOW]`` is set and the run
     stops: call again with fresh tables and larger buffers.
     Returns (status, contacts (values, rows), widened (boxes, rows), met
-    pairs), the last three in ``buffers``; see the column names above.
+    pairs, unasked pairs), the last four in ``buffers``; see the column names above.
     """
-    grid, links, queue, contacts, events, index, marks, out = buffers
+    grid, links, queue, contacts, events, index, marks, out, filters = buffers
     rows = body.shape[0]
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
     status[LAYERS] = step[LAYERED] != 0.0
+    status[FILTERED_RUN] = step[FILTERED] != 0.0
     size = step[CELL_SIZE]
     # What a run reads before writing: the hash tables' slots and each row's mark (_link_pairs sets
     # every row's links).
     grid[0][:, 2] = EMPTY
     index[:, 2] = EMPTY
+    filters[0][:, 2] = EMPTY
     marks[:rows] = 0
+    for k in range(verdicts.shape[0]):
+        slot = _slot(filters[0], verdicts[k, 0], verdicts[k, 1], True, status, VERDICTS)
+        if slot >= 0:
+            filters[0][slot, 2] = verdicts[k, 2]
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)
     _link_pairs(links, status, pairs, rows)
@@ -1257,6 +1299,6 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, buffers: 
         k = _pop(queue, status)
         a, b = keys[k, 0], keys[k, 1]
         if ints[a, VERSION] == keys[k, 2] and ints[b, VERSION] == keys[k, 3]:
-            _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, a, b, records[k, 0],
-                    records[k, 2], records[k, 3], -records[k, 1], step, marks, out)
-    return status, contacts, events
+            _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, a, b,
+                    records[k, 0], records[k, 2], records[k, 3], -records[k, 1], step, marks, out)
+    return status, contacts, events, filters[1]

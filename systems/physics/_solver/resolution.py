@@ -112,18 +112,21 @@ class Resolution:
         """Whether a and b may collide through a contact along ``normal``
         (a->b): the faces it meets stop bodies, one-way faces only bodies
         that came from outside them (``through_faces``), and the collision
-        filters let the pair through (asked once per pair and step, in
-        resolution order; a filter returning False lets it pass)."""
+        filters let the pair through (``allows``)."""
         if not self.choosy:
             return True
         if (a.collider.sides is not _ALL_SIDES or b.collider.sides is not _ALL_SIDES) and not through_faces(a, b, normal):
             return False
-        if not self.filters:
-            return True
-        key = (a.entity, b.entity)
+        return not self.filters or self.allows(a.entity, b.entity)
+
+    def allows(self, a: int, b: int) -> bool:
+        """Whether the collision filters let entities a and b collide this
+        step: asked once per pair and step, the verdict kept (a filter
+        returning False lets the pair pass)."""
+        key = (a, b)
         verdict = self.allowed.get(key)
         if verdict is None:
-            verdict = all(check(a.entity, b.entity) is not False for check in self.filters)
+            verdict = all(check(a, b) is not False for check in self.filters)
             self.allowed[key] = verdict
         return verdict
 

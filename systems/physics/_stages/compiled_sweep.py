@@ -32,10 +32,10 @@ from systems.physics._solver.riders import Ride
 if TYPE_CHECKING:
     from systems.physics._stages.found import Found
 
-__all__ = ["Swept", "covers", "sweep_compiled"]
+__all__ = ["Swept", "ask_filters", "covers", "sweep_compiled"]
 
 _TIES = np.array(TIES)
-_TRIGGER = ColliderType.TRIGGER
+_STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
 
 
 #: Bodies of these kinds (``Found.kinds``) are left to the reference.
@@ -43,12 +43,11 @@ _UNCOVERED = SHAPED | INELASTIC
 
 
 def covers(collision: Found, state: Resolution) -> bool:
-    """Whether the kernel computes this step: the scene has no collision
-    filters, every collider is a box, and every Physics
+    """Whether the kernel computes this step: every collider is a box, and every Physics
     bounces (elasticity > 0), so no row is ever collided at once (the
     bodies' kind bits, ``Found.kinds``); and the kernels run now (not off,
     nor compiling in the background: ``background.use_kernels``)."""
-    return not (state.filters or collision.kinds & _UNCOVERED) and background.use_kernels()
+    return not collision.kinds & _UNCOVERED and background.use_kernels()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,26 +78,45 @@ class Swept:
         return list(entity_pairs(self.entities, self.met_rows))
 
 
+def ask_filters(collision: Found, state: Resolution) -> np.ndarray:
+    """Ask the collision filters about each of the step's candidate pairs
+    but two STATICs (which never collide), in entity order, before the
+    sweeps resolve any; returns their verdicts as rows of
+    ``collision.columns`` (a < b, then 1 if they may collide, else 0)."""
+    rows = collision.pair_rows()
+    rows = rows[np.lexsort((rows[:, 1], rows[:, 0]))]
+    static = np.array([collider.type is _STATIC for collider in collision.columns.colliders], bool)
+    rows = rows[~(static[rows[:, 0]] & static[rows[:, 1]])]
+    verdicts = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, rows)]
+    return np.column_stack((rows, np.array(verdicts, np.int64))).astype(np.int64)
+
+
 def sweep_compiled(collision: Found, state: Resolution, dt: float, pull: Vector2, riders: list[Body],
-                   max_subdivisions: int, buffers: tuple[Any, ...] | None) -> Swept:
+                   verdicts: np.ndarray, max_subdivisions: int, buffers: tuple[Any, ...] | None) -> Swept:
     """Run the sweep stage through the kernel (``pull``: gravity·dt, px/s;
-    ``riders``: the bodies carried this step; ``buffers``: the kernel's
-    work buffers as last returned, or None)."""
+    ``riders``: the bodies carried this step; ``verdicts``: the collision
+    filters', from ``ask_filters``, when there are filters; ``buffers``:
+    the kernel's work buffers as last returned, or None)."""
     step = np.zeros(k.STEP_PARAMETERS)
     step[[k.DT, k.REST_SPEED, k.MAX_SUBDIVISIONS, k.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
                                                                    collision.grid.cell_size)
     step[[k.LAYERED, k.PULL_X, k.PULL_Y, k.UP_X, k.UP_Y]] = collision.layered, *pull, *state.up
+    step[k.FILTERED] = bool(state.filters)
     arrays, table, ints = _gather(collision, riders, bool(pull))
     pairs = collision.pair_rows()
     buffers = k.buffers_for(buffers, len(pairs), len(table))
     while True:
-        status, contacts, events = k.run_sweeps(table, ints, pairs, _TIES, step, buffers)
-        if not status[k.OVERFLOW]:
+        status, contacts, events, unasked = k.run_sweeps(table, ints, pairs, verdicts, _TIES, step, buffers)
+        if status[k.OVERFLOW]:
+            # Rare: what overflowed is doubled, and kept for later steps.
+            buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[k.OVERFLOW]))
+        elif status[k.UNASKED]:  # pairs met in the run that the filters were not asked about
+            met = unasked[:int(status[k.UNASKED])]
+            asked = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, met)]
+            verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
+        else:
             break
-        # Rare: what overflowed is doubled, and kept for later steps; the
-        # tables the run changed are gathered anew.
-        buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[k.OVERFLOW]))
-        arrays, table, ints = _gather(collision, riders, bool(pull))
+        arrays, table, ints = _gather(collision, riders, bool(pull))  # (the tables the run changed)
     entities = collision.columns.entities
     moved, ends = _scatter(collision, table, ints, state)
     _record(entities, contacts, int(status[k.CONTACTS]), state)

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from pygame import Vector2
 
 from systems.physics._bodies.body import Body
@@ -50,7 +51,7 @@ from systems.physics._shapes.contact import Shapes
 from systems.physics._shapes.narrowphase import overlap, sweep
 from systems.physics._solver.resolution import RESTING_SPEED, Resolution, contact_velocities, exchange
 from systems.physics._stages.rows import Row, find_row, settle_row
-from systems.physics._stages.compiled_sweep import Swept, covers, sweep_compiled
+from systems.physics._stages.compiled_sweep import Swept, ask_filters, covers, sweep_compiled
 
 __all__ = ["Sweeper"]
 
@@ -64,6 +65,8 @@ SWEEP_SLOP = 0.01
 
 # (time, -surface, a, b, tiebreak, version of a, version of b, normal)
 Impact = tuple[float, float, int, int, int, int, int, Vector2]
+
+_NO_VERDICTS = np.zeros((0, 3), np.int64)
 
 
 @dataclass(slots=True, eq=False)
@@ -120,9 +123,10 @@ class Sweeper:
         self.paths: dict[int, Path] = {}
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Found.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
+        verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
         if self.compiled and covers(collision, state):
-            self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], self.max_subdivisions,
-                                        self._buffers)
+            self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], verdicts,
+                                        self.max_subdivisions, self._buffers)
             self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
             if self.swept.frozen is not None:
                 self._warn_frozen(self.swept.frozen)
