@@ -3,11 +3,12 @@
 ``systems.physics._broad.grid.SpatialGrid.pairs`` is the reference. It reports every
 pair of filed boxes that overlap or touch, once, except pairs of two
 STATICs, of two TRIGGERs (its ``apart``) and of two boxes filed as level
-geometry (the grid keeps them apart and never pairs them): a pair's intersection has its top-left corner
-in a cell both boxes are filed in, and only that cell reports it (Metanet,
-*N Tutorial A*). ``grid_pairs`` finds the same set over arrays, a row per
-body: boxes are filed by sorting (cell, row) records, pairs are found cell
-by cell with the same top-left rule, and boxes covering more than
+geometry (the grid keeps them apart and never pairs them): a pair's
+intersection has its top-left corner in a cell both boxes are filed in,
+and only that cell reports it (Metanet, *N Tutorial A*). ``grid_pairs``
+finds the same set over arrays, a row per body: boxes are filed by sorting
+(cell, row) records, pairs are found cell by cell with the same top-left
+rule, and boxes covering more than
 ``LARGE_SPAN`` cells are tested against every box instead. A cell holding
 more than ``CROWD`` boxes is swept along x by kinds of box, as the grid
 does (``_crowd_pairs``; the grid counts only the boxes that are not level
@@ -20,7 +21,8 @@ found, as ``Collide._find_pairs`` drops them from the grid's
 their order.
 
 In a pile (``systems.physics._broad.grid.PILE``) the grid pairs the ordinary movers
-along a ring, and so does ``grid_pairs``: the same pairs (``_ring_pairs``).
+(neither STATIC, TRIGGER nor level geometry) along a ring, and so does
+``grid_pairs``: the same pairs (``_ring_pairs``).
 """
 
 from __future__ import annotations
