@@ -74,10 +74,11 @@ def compiled(items, cell, shuffle, capacity=1 << 16):
            (296.0, 296.0, 8.0, 8.0, False, False)], []), 4.0, 0)  # cells numbered by the thousand: a merge sort
 @example(([(0.0, 0.0, 900.0, 16.0, True, False)] + [(x * 8.0, 8.0, 8.0, 8.0, False, False) for x in range(30)], []),
          16.0, 0)  # one box touching 30: sorted as a group, not by insertion
-@example(([], [(0.0, 0.0, 40.0, 40.0, False, False, True, (2, 1))] * 4 + [(0.0, 0.0, 40.0, 40.0, False, False)] * 10),
-         32.0, 0)  # 14 on one spot, 4 TRIGGERs: 10 ordinary movers are no pile, the TRIGGERs meet them one way only
+# 14 on one spot, 4 of them TRIGGERs on layer 2 (two meeting layer 1, two not): the 10 others are no pile
+@example(([], [(0.0, 0.0, 40.0, 40.0, False, False, True, layers) for layers in ((2, 1), (2, 1), (2, 2), (2, 2))]
+          + [(0.0, 0.0, 40.0, 40.0, False, False)] * 10), 32.0, 0)
 @example(([(0.0, 0.0, 900.0, 16.0, False, False, True, (1, ALL))] * 2
-           + [(8.0, 8.0, 8.0, 8.0, False, False, False, (2, 2))], []), 16.0, 0)  # large TRIGGERs, a box off their layers
+           + [(8.0, 8.0, 8.0, 8.0, False, False, False, (2, 2))], []), 16.0, 0)  # big TRIGGERs, a box off their layers
 def test_grid_pairs_are_the_grids_pairs(scene, cell, shuffle):
     items = scene[0] + scene[1]
     pairs, status = compiled(items, cell, shuffle)
