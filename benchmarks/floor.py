@@ -26,13 +26,13 @@ from collections.abc import Callable
 import numpy as np
 
 from benchmarks.arena import DT, build_world, make_scene, run_ours, run_pymunk
-from components import ColliderType
+from components import ALL, ColliderType
 from ecs import World
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._stages import compiled_sweep
 from systems.physics._bodies.table import read_arrays
 from systems.physics._shapes.geometry import TIES
-from systems.physics._kernels.pairs import grid_pairs
+from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
 
 PASSES = ("move", "validate", "read", "write back", "pairs kernel", "sweep kernel")
 
@@ -72,7 +72,9 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
              "read": best_ms(lambda: read_arrays(collision.columns), repeats)}
     boxes, entities = collision.filed_boxes(), collision.columns.entities
     static = np.array([c.type is ColliderType.STATIC for c in collision.columns.colliders])
-    times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, static, static, entities, collision.grid.cell_size,
+    kinds = np.where(static, SKIP | LEVEL, 0)  # the walls: skipped, level geometry
+    layers = np.tile(np.array([1, ALL], np.int64), (len(boxes), 1))  # every box on the default layer
+    times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
     _, table, ints = compiled_sweep._gather(collision)
     step = np.array([DT, 0.0, 32.0, collision.grid.cell_size])

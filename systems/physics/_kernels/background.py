@@ -88,14 +88,13 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     their types are used (``tests/physics/kernels/test_background.py``
     checks them against the stages' calls)."""
     boxes = np.zeros((1, 4))
-    flags = np.zeros(1, bool)
     ids = np.zeros(1, np.int64)
     rows = np.zeros((0, 2), np.int64)
     # Two rows: a column slice of one row would be contiguous, typed as C where the stages pass 'A'.
     table = sweep.aligned_table(2, sweep.FLOAT_COLUMNS)
     ints = sweep.aligned_table(2, sweep.INT_COLUMNS, np.int64)
     calls: list[tuple[Any, tuple[Any, ...]]] = [
-        (_GRID_PAIRS, (boxes, flags, flags, ids, 1.0, 1, 1)),
+        (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1)),
         (_GROUP_BY_ROW, (ids, 1)),
         (_OVERLAPPING, (boxes, rows, 1.0)),
         (_OVERLAPPING, (table[:, sweep.BEFORE_X:sweep.HEIGHT + 1], rows, 1.0)),  # a view: numba's layout 'A'

@@ -2,22 +2,27 @@
 
 ``systems.physics._broad.grid.SpatialGrid.pairs`` is the reference. It reports every
 pair of filed boxes that overlap or touch, once, except pairs of two
-STATICs and pairs of two boxes filed as level geometry (the grid keeps them
-apart and never pairs them): a pair's intersection has its top-left corner
-in a cell both boxes are filed in, and only that cell reports it (Metanet,
-*N Tutorial A*). ``grid_pairs`` finds the same set over arrays, a row per
-body: boxes are filed by sorting (cell, row) records, pairs are found cell
-by cell with the same top-left rule, and boxes covering more than
+STATICs, of two TRIGGERs (its ``apart``) and of two boxes filed as level
+geometry (the grid keeps them apart and never pairs them): a pair's
+intersection has its top-left corner in a cell both boxes are filed in,
+and only that cell reports it (Metanet, *N Tutorial A*). ``grid_pairs``
+finds the same set over arrays, a row per body: boxes are filed by sorting
+(cell, row) records, pairs are found cell by cell with the same top-left
+rule, and boxes covering more than
 ``LARGE_SPAN`` cells are tested against every box instead. A cell holding
 more than ``CROWD`` boxes is swept along x by kinds of box, as the grid
 does (``_crowd_pairs``; the grid counts only the boxes that are not level
 geometry, which changes the work, not the pairs): its work is the pairs
-found plus those whose x ranges overlap, never the square of its crowd. The pairs come out sorted
+found plus those whose x ranges overlap, never the square of its crowd.
+Of the pairs found, those whose layers don't meet are dropped as they are
+found, as ``Collide._find_pairs`` drops them from the grid's
+(``systems.physics._stages.found.Found.meet``). The pairs come out sorted
 (rows ascending); what the pipeline computes from them does not depend on
 their order.
 
 In a pile (``systems.physics._broad.grid.PILE``) the grid pairs the ordinary movers
-along a ring, and so does ``grid_pairs``: the same pairs (``_ring_pairs``).
+(neither STATIC, TRIGGER nor level geometry) along a ring, and so does
+``grid_pairs``: the same pairs (``_ring_pairs``).
 """
 
 from __future__ import annotations
@@ -30,12 +35,18 @@ import numpy as np
 from systems.physics._broad.grid import CROWD, LARGE_SPAN, PILE
 from systems.physics._kernels.jit import helper, kernel
 
-__all__ = ["DONE", "FULL", "SPREAD", "grid_pairs", "group_by_row"]
+__all__ = ["APART", "DONE", "FULL", "LEVEL", "SKIP", "SPREAD", "grid_pairs", "group_by_row"]
 
 #: ``grid_pairs`` status: done; the pair buffer was full (call again with a
 #: larger ``capacity``); the boxes span too many cells to number them in 64
 #: bits (ask the grid).
 DONE, FULL, SPREAD = 0, 1, 2
+
+#: A row's kind bits, as the grid sorts a crowded cell's boxes
+#: (grid._kinds: a bit per group, ``skip`` then ``apart``, then one for
+#: level geometry): two rows sharing a bit are never paired.
+SKIP, APART, LEVEL = 1, 2, 4
+KINDS = 8  # (kinds 0 to SKIP | APART | LEVEL)
 
 
 # First and last column and row of the cells a box covers (grid._span).
@@ -86,12 +97,12 @@ def _before(keys: Any, a: int, b: int) -> bool:
 
 
 @kernel
-def _ring_pairs(boxes: Any, entities: Any, members: Any, size: float, shuffle: int, found: Any, count: int) -> int:
+def _ring_pairs(boxes: Any, layers: Any, entities: Any, members: Any, size: float, shuffle: int, found: Any,
+                count: int) -> int:
     """A pile's pairs of ordinary movers ``members`` (grid._ring_pairs):
     each with the next CROWD along the Z-order curve of their centres,
     movers on one spot ordered by a hash of the entity and ``shuffle``; only
     pairs that touch."""
-    rows = boxes.shape[0]
     step = size / 16.0
     m = members.shape[0]
     movers = members.copy()
@@ -113,12 +124,12 @@ def _ring_pairs(boxes: Any, entities: Any, members: Any, size: float, shuffle: i
     for i in range(m):
         for d in range(1, reach + 1):
             if i + d < m and _touch(boxes, movers[i], movers[i + d]):
-                count = _emit(found, count, movers[i], movers[i + d], rows)
+                count = _emit(found, count, movers[i], movers[i + d], layers)
     return count
 
 
 @helper
-def _report(boxes: Any, a: int, b: int, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+def _report(boxes: Any, layers: Any, a: int, b: int, cx: int, cy: int, size: float, found: Any, count: int) -> int:
     """``_emit`` the pair (a, b) if it touches and the top-left corner of
     its intersection is in the cell (cx, cy)."""
     if not _touch(boxes, a, b):
@@ -126,7 +137,7 @@ def _report(boxes: Any, a: int, b: int, cx: int, cy: int, size: float, found: An
     left, top = max(boxes[a, 0], boxes[b, 0]), max(boxes[a, 1], boxes[b, 1])
     if math.floor(left / size) != cx or math.floor(top / size) != cy:
         return count
-    return _emit(found, count, a, b, boxes.shape[0])
+    return _emit(found, count, a, b, layers)
 
 
 @helper
@@ -145,7 +156,8 @@ def _after(boxes: Any, rows: Any, value: float, strictly: bool) -> int:
 
 
 @helper
-def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+def _sweep(boxes: Any, layers: Any, first: Any, second: Any, cx: int, cy: int, size: float, found: Any,
+           count: int) -> int:
     """``_report`` the pairs of one row of ``first`` and one of ``second``
     (both sorted by left edge) whose x ranges overlap or touch, each found
     from the box whose left edge comes first (ties: from ``first``)
@@ -153,16 +165,16 @@ def _sweep(boxes: Any, first: Any, second: Any, cx: int, cy: int, size: float, f
     for a in first:  # the left edges of ``second`` in [left, right] of a's
         begin, end = _after(boxes, second, boxes[a, 0], False), _after(boxes, second, boxes[a, 0] + boxes[a, 2], True)
         for k in range(begin, end):
-            count = _report(boxes, a, second[k], cx, cy, size, found, count)
+            count = _report(boxes, layers, a, second[k], cx, cy, size, found, count)
     for b in second:  # the left edges of ``first`` in (left, right] of b's
         begin, end = _after(boxes, first, boxes[b, 0], True), _after(boxes, first, boxes[b, 0] + boxes[b, 2], True)
         for k in range(begin, end):
-            count = _report(boxes, b, first[k], cx, cy, size, found, count)
+            count = _report(boxes, layers, b, first[k], cx, cy, size, found, count)
     return count
 
 
 @helper
-def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
+def _sweep_within(boxes: Any, layers: Any, rows: Any, cx: int, cy: int, size: float, found: Any, count: int) -> int:
     """``_report`` the pairs of ``rows`` (sorted by left edge) whose x
     ranges overlap or touch, each once (grid._sweep_pairs)."""
     for i in range(rows.shape[0]):
@@ -170,63 +182,72 @@ def _sweep_within(boxes: Any, rows: Any, cx: int, cy: int, size: float, found: A
         right = boxes[a, 0] + boxes[a, 2]
         j = i + 1
         while j < rows.shape[0] and boxes[rows[j], 0] <= right:
-            count = _report(boxes, a, rows[j], cx, cy, size, found, count)
+            count = _report(boxes, layers, a, rows[j], cx, cy, size, found, count)
             j += 1
     return count
 
 
 @kernel
-def _crowd_pairs(boxes: Any, skip: Any, level: Any, entities: Any, members: Any, cx: int, cy: int, size: float,
+def _crowd_pairs(boxes: Any, kinds: Any, layers: Any, entities: Any, members: Any, cx: int, cy: int, size: float,
                  shuffle: int, found: Any, count: int) -> int:
     """A crowded cell's pairs (grid._crowd_pairs): its rows sorted by
-    kind (a bit for ``skip``, one for ``level``), then by left edge, and
-    each two kinds that share no bit swept against each other; in a pile
-    the ordinary movers (kind 0) paired along a ring instead."""
-    kinds = np.empty(members.shape[0], np.int64)
-    for i in range(members.shape[0]):
-        kinds[i] = (1 if skip[members[i]] else 0) + (2 if level[members[i]] else 0)
+    kind (``kinds``), then by left edge, and each two kinds that share no
+    bit swept against each other; in a pile the ordinary movers (kind 0)
+    paired along a ring instead."""
+    kind = np.empty(members.shape[0], np.int64)
     lefts = np.empty(members.shape[0])
     for i in range(members.shape[0]):
-        lefts[i] = boxes[members[i], 0]
+        kind[i], lefts[i] = kinds[members[i]], boxes[members[i], 0]
     # By kind, then left edge, then row: both sorts stable, rows ascending in members.
     order = np.argsort(lefts, kind="mergesort")
-    order = order[np.argsort(kinds[order], kind="mergesort")]
+    order = order[np.argsort(kind[order], kind="mergesort")]
     rows = members[order]
-    starts = np.zeros(5, np.int64)
-    for kind in kinds:
-        starts[kind + 1] += 1
-    for kind in range(4):
-        starts[kind + 1] += starts[kind]
+    starts = np.zeros(KINDS + 1, np.int64)
+    for value in kind:
+        starts[value + 1] += 1
+    for value in range(KINDS):
+        starts[value + 1] += starts[value]
     ordinary = rows[starts[0]:starts[1]]
     if _is_pile(boxes, ordinary, size):
-        count = _ring_pairs(boxes, entities, ordinary, size, shuffle, found, count)
+        count = _ring_pairs(boxes, layers, entities, ordinary, size, shuffle, found, count)
     else:
-        count = _sweep_within(boxes, ordinary, cx, cy, size, found, count)
-    for first in range(4):
-        for second in range(first + 1, 4):
-            if first & second == 0:
-                count = _sweep(boxes, rows[starts[first]:starts[first + 1]], rows[starts[second]:starts[second + 1]],
-                               cx, cy, size, found, count)
+        count = _sweep_within(boxes, layers, ordinary, cx, cy, size, found, count)
+    for first in range(KINDS):
+        for second in range(first + 1, KINDS):
+            if first & second == 0 and starts[first] < starts[first + 1] and starts[second] < starts[second + 1]:
+                count = _sweep(boxes, layers, rows[starts[first]:starts[first + 1]],
+                               rows[starts[second]:starts[second + 1]], cx, cy, size, found, count)
     return count
 
 
 @helper
-def _emit(found: Any, count: int, a: int, b: int, rows: int) -> int:
-    """Add the pair (a, b) as one sortable key; -1 once ``found`` is full."""
+def _meet(layers: Any, a: int, b: int) -> bool:
+    """Whether rows a and b can collide by their layers (``layers``: a
+    row's category and mask): each one's category in the other's mask
+    (Box2D's collision filtering, as ``components.layers.interacts``)."""
+    return bool(layers[a, 0] & layers[b, 1] != 0 and layers[b, 0] & layers[a, 1] != 0)
+
+
+@helper
+def _emit(found: Any, count: int, a: int, b: int, layers: Any) -> int:
+    """Add the pair (a, b), if their layers ``_meet``, as one sortable key
+    (a * rows + b); -1 once ``found`` is full."""
+    if not _meet(layers, a, b):
+        return count
     if count < 0 or count >= found.shape[0]:
         return -1
-    found[count] = min(a, b) * rows + max(a, b)
+    found[count] = min(a, b) * layers.shape[0] + max(a, b)
     return count + 1
 
 
 @helper
-def _apart(skip: Any, level: Any, a: int, b: int) -> bool:
-    """Whether the grid never pairs a and b: both ``skip`` or both ``level``."""
-    return bool((skip[a] and skip[b]) or (level[a] and level[b]))
+def _apart(kinds: Any, a: int, b: int) -> bool:
+    """Whether the grid never pairs a and b: their kinds share a bit."""
+    return bool(kinds[a] & kinds[b] != 0)
 
 
 @helper
-def _cell_pairs(boxes: Any, skip: Any, level: Any, members: Any, cx: int, cy: int, size: float, found: Any,
+def _cell_pairs(boxes: Any, kinds: Any, layers: Any, members: Any, cx: int, cy: int, size: float, found: Any,
                 count: int) -> int:
     """The pairs one cell reports: touching, not ``_apart``, and the top-left
     corner of their intersection in this cell."""
@@ -234,20 +255,22 @@ def _cell_pairs(boxes: Any, skip: Any, level: Any, members: Any, cx: int, cy: in
         a = members[i]
         for j in range(i + 1, members.shape[0]):
             b = members[j]
-            if not _apart(skip, level, a, b):
-                count = _report(boxes, a, b, cx, cy, size, found, count)
+            if not _apart(kinds, a, b):
+                count = _report(boxes, layers, a, b, cx, cy, size, found, count)
     return count
 
 
 @kernel
-def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, shuffle: int,
+def grid_pairs(boxes: Any, kinds: Any, layers: Any, entities: Any, size: float, shuffle: int,
                capacity: int) -> tuple[Any, int]:
     """Every pair of rows whose ``boxes`` (n, 4: left, top, width, height,
-    px) overlap or touch, not both ``skip`` (the STATICs the grid is told to
-    skip) nor both ``level`` (filed as level geometry), as (m, 2) rows
-    ascending; ``entities`` are the rows' ids, ``size`` is the cell size
-    (px), ``shuffle`` orders piles (the step number) and ``capacity`` is the
-    most pairs it may find. Returns (pairs, status)."""
+    px) overlap or touch, whose ``kinds`` (n: bits SKIP for the STATICs the
+    grid is told to skip, APART for the TRIGGERs it keeps apart, LEVEL for
+    level geometry) share no bit, and whose ``layers`` (n, 2: category and
+    mask, each 32 bits) meet, as (m, 2) rows ascending; ``entities`` are the
+    rows' ids, ``size`` is the cell size (px), ``shuffle`` orders piles (the
+    step number) and ``capacity`` is the most pairs it may find. Returns
+    (pairs, status)."""
     rows = boxes.shape[0]
     spans = np.empty((rows, 4), np.int64)
     large = np.zeros(rows, np.bool_)
@@ -295,18 +318,18 @@ def grid_pairs(boxes: Any, skip: Any, level: Any, entities: Any, size: float, sh
             group = members[start:end]
             cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
             if end - start > CROWD:
-                count = _crowd_pairs(boxes, skip, level, entities, group, cx, cy, size, shuffle, found, count)
+                count = _crowd_pairs(boxes, kinds, layers, entities, group, cx, cy, size, shuffle, found, count)
             else:
-                count = _cell_pairs(boxes, skip, level, group, cx, cy, size, found, count)
+                count = _cell_pairs(boxes, kinds, layers, group, cx, cy, size, found, count)
         start = end
     # Large boxes meet every box they touch (small ones once: they are not in cells here).
     for a in range(rows):
         if not large[a]:
             continue
         for b in range(rows):
-            if b == a or (large[b] and b < a) or _apart(skip, level, a, b) or not _touch(boxes, a, b):
+            if b == a or (large[b] and b < a) or _apart(kinds, a, b) or not _touch(boxes, a, b):
                 continue
-            count = _emit(found, count, a, b, rows)
+            count = _emit(found, count, a, b, layers)
     if count < 0:
         return empty, FULL
     return _distinct_pairs(found[:count], rows), DONE

@@ -18,13 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from components import Collider, ColliderType, Physics, Transform
+from components import ALL, Collider, ColliderType, Physics, Transform
 from systems.physics._kernels import background
 from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
 from systems.physics._bodies.table import Columns, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
-from systems.physics._kernels.pairs import DONE, FULL, grid_pairs
+from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP, grid_pairs
 from systems.physics._stages.found import Found, is_level, read, refresh
 from systems._world import WorldLike
 
@@ -83,9 +83,9 @@ class Collide:
     filed in the grid at once.
 
     The pairs come from a compiled kernel over the filed boxes
-    (``systems.physics._kernels.pairs``: the set the grid would find) unless a collider
-    is a TRIGGER or uses layers, level geometry outnumbers the other
-    colliders, or numba is off; then from the grid.
+    (``systems.physics._kernels.pairs``: the set the grid would find, less
+    the pairs whose layers don't meet) unless level geometry outnumbers the
+    other colliders or numba is off; then from the grid.
 
     Each run's results are a new ``Found`` (``found``): the bodies, the
     pairs, the filed boxes and the kind bits of this step. ``bodies`` (entity
@@ -208,7 +208,7 @@ class Collide:
         # geometry is most of the world, the grid is faster.
         movers, level = self._movers.bodies, self._resting.bodies
         # (asked last: a Game's first steps run the grid while the kernels compile, see ``background``)
-        compiled = not kinds & (TRIGGER | LAYERED) and len(movers) >= len(level) and background.use_kernels()
+        compiled = len(movers) >= len(level) and background.use_kernels()
         rows = self._compiled_pairs(found) if compiled else None
         if rows is not None:
             found.take_rows(rows)
@@ -227,17 +227,26 @@ class Collide:
             bodies[b].neighbours.append(a)
 
     def _compiled_pairs(self, found: Found) -> np.ndarray | None:
-        """The pairs the grid would find (``systems.physics._kernels.pairs``) as rows of
-        ``columns``, ascending, or None if the kernel can't number the cells
-        (boxes spread over more than 2**62 of them)."""
-        n, boxes = len(found.columns.transforms), found.filed_boxes()
-        # What the grid holds in ``statics`` (skipped) and ``fixed`` (level geometry), as rows.
-        skip, level = np.zeros(n, bool), np.zeros(n, bool)
-        resting = self._movers.level_rows
-        skip[resting] = level[resting] = True
-        skip[found.static_mover_rows] = level[found.level_mover_rows] = True
+        """The pairs the grid would find (``systems.physics._kernels.pairs``)
+        whose layers meet (``Found.meet``), as rows of ``columns``,
+        ascending, or None if the kernel can't number the cells (boxes
+        spread over more than 2**62 of them)."""
+        columns, boxes = found.columns, found.filed_boxes()
+        n = len(columns.transforms)
+        # What the grid holds in ``statics`` (skipped), ``apart`` (TRIGGERs) and ``fixed`` (level geometry), as rows.
+        kinds = np.zeros(n, np.int64)
+        kinds[self._movers.level_rows] = SKIP | LEVEL
+        kinds[found.static_mover_rows] |= SKIP
+        kinds[found.level_mover_rows] |= LEVEL
+        if found.kinds & TRIGGER:
+            kinds[np.array([collider.type is _TRIGGER for collider in columns.colliders], bool)] |= APART
+        layers = np.empty((n, 2), np.int64)  # each row's category and mask
+        if found.layered:
+            layers[:, 0], layers[:, 1] = [c.category for c in columns.colliders], [c.mask for c in columns.colliders]
+        else:  # every collider on the default layer, meeting all: the grid's pairs, none dropped
+            layers[:, 0], layers[:, 1] = 1, ALL
         while True:
-            rows, status = grid_pairs(boxes, skip, level, found.columns.entities, self.grid.cell_size,
+            rows, status = grid_pairs(boxes, kinds, layers, columns.entities, self.grid.cell_size,
                                       self.steps, self._pair_capacity)
             if status != FULL:
                 break

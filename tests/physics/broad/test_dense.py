@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from components import Collider, ColliderType, Physics, Transform
+from components import ALL, Collider, ColliderType, Physics, Transform
 from ecs import World
 from systems.physics._kernels import jit
 from systems.physics._broad.grid import CROWD, SpatialGrid
@@ -78,13 +78,13 @@ crowded = st.lists(st.tuples(coordinate, coordinate, extent, extent, st.integers
                    max_size=60)
 
 
-def _grid_pairs(items, cell):
+def _grid_pairs(items, cell, shuffle=7):
     grid = SpatialGrid(cell)
     for entity, (x, y, w, h, group) in enumerate(items):
         grid.insert(entity, (x, y, w, h), fixed=group == 3)
     skip = {e for e, item in enumerate(items) if item[4] == 1}
     apart = {e for e, item in enumerate(items) if item[4] == 2}
-    return grid.pairs(skip, 7, apart)
+    return grid.pairs(skip, shuffle, apart)
 
 
 def _allowed(items, a, b):
@@ -112,19 +112,14 @@ def test_a_crowded_cell_reports_every_pair_with_a_static_trigger_or_level_geomet
 @pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 @given(crowded, st.sampled_from([8.0, 64.0, 200.0]), st.integers(0, 100))
 @example([(0.0, 0.0, 8.0, 8.0, 1)] * 20 + [(0.0, 0.0, 8.0, 8.0, 3)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)] * 20, 8.0, 3)
+@example([(0.0, 0.0, 8.0, 8.0, 2)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)] * 10, 8.0, 3)  # TRIGGERs are no pile
 def test_the_kernel_gives_a_crowded_cells_pairs_as_the_grid_does(items, cell, shuffle):
-    # The kernel knows STATICs (skip) and level geometry, not TRIGGERs (a
-    # scene with TRIGGERs runs the grid): group 2 is read as an ordinary mover.
-    from systems.physics._kernels.pairs import DONE, grid_pairs
+    from systems.physics._kernels.pairs import APART, DONE, LEVEL, SKIP, grid_pairs
 
-    items = [item if item[4] != 2 else (*item[:4], 0) for item in items]
-    grid = SpatialGrid(cell)
-    for entity, (x, y, w, h, group) in enumerate(items):
-        grid.insert(entity, (x, y, w, h), fixed=group == 3)
-    expected = sorted(grid.pairs({e for e, item in enumerate(items) if item[4] == 1}, shuffle))
+    expected = sorted(_grid_pairs(items, cell, shuffle))
     boxes = np.array([item[:4] for item in items], float).reshape(-1, 4)
-    skip = np.array([item[4] == 1 for item in items], bool)
-    level = np.array([item[4] == 3 for item in items], bool)
-    pairs, status = grid_pairs(boxes, skip, level, np.arange(len(items), dtype=np.int64), cell, shuffle, 1 << 16)
+    kinds = np.array([(0, SKIP, APART, LEVEL)[item[4]] for item in items], np.int64)
+    layers = np.tile(np.array([1, ALL], np.int64), (len(items), 1))  # every box on the default layer
+    pairs, status = grid_pairs(boxes, kinds, layers, np.arange(len(items), dtype=np.int64), cell, shuffle, 1 << 16)
     assert status == DONE
     assert [tuple(pair) for pair in pairs.tolist()] == expected

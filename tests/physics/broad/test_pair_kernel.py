@@ -1,50 +1,71 @@
 """The compiled broad phase (systems.physics._kernels.pairs) finds the grid's pairs.
 
 ``SpatialGrid.pairs`` is the reference: for any boxes, STATICs to skip,
-level geometry and cell size, ``grid_pairs`` must return the same set of
-pairs, piles included (where the grid pairs a chosen subset), sorted.
+TRIGGERs to keep apart, level geometry and cell size, ``grid_pairs`` must
+return the same set of pairs, piles included (where the grid pairs a chosen
+subset), sorted, less those whose layers don't meet (which
+``Collide._find_pairs`` drops from the grid's).
 """
 
 import numpy as np
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from components import Collider, ColliderType, Physics, Transform
+from components import ALL, Collider, ColliderType, Physics, Transform
+from components.layers import interacts
 from ecs import World
-from systems.physics._kernels import jit
+from systems.physics._kernels import background, jit
 from systems.physics._broad.grid import CROWD, SpatialGrid
-from systems.physics._kernels.pairs import DONE, FULL, SPREAD, _distinct_pairs, grid_pairs, group_by_row
+from systems.physics._stages import collide
+from systems.physics._kernels.pairs import (APART, DONE, FULL, LEVEL, SKIP, SPREAD, _distinct_pairs, grid_pairs,
+                                            group_by_row)
 
 pytestmark = pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 
 # Coordinates on an 8 px lattice as often as not, so that edges touch exactly.
 coordinate = st.one_of(st.floats(-300, 300), st.integers(-30, 30).map(lambda v: v * 8.0))
 extent = st.one_of(st.floats(0, 40), st.sampled_from([0.0, 8.0, 16.0]), st.floats(40, 900))
-# Boxes, each with whether it is skipped (STATIC) and filed as level geometry.
-scattered = st.tuples(coordinate, coordinate, extent, extent, st.booleans(), st.booleans())
+# A collider's layers (category, mask): the defaults half the time, else
+# three layers' bits, so that pairs meet both ways, one way or not at all.
+layers = st.one_of(st.just((1, ALL)), st.tuples(st.integers(1, 7), st.integers(0, 7)))
+# Boxes, each with whether it is skipped (STATIC), filed as level geometry,
+# kept apart (a TRIGGER), and its layers; the last two may be left out
+# (False, (1, ALL)).
+scattered = st.tuples(coordinate, coordinate, extent, extent, st.booleans(), st.booleans(), st.booleans(), layers)
 # A pile: boxes at least a cell wide spawned within a few px of one spot
-# (more than CROWD of them, covering more than PILE cells, make a pile).
-piled = st.tuples(st.floats(0, 3), st.floats(0, 3), st.just(40.0), st.just(40.0), st.booleans(), st.just(False))
+# (more than CROWD of them, covering more than PILE cells, make a pile;
+# TRIGGERs among them are not counted).
+piled = st.tuples(st.floats(0, 3), st.floats(0, 3), st.just(40.0), st.just(40.0), st.booleans(), st.just(False),
+                  st.sampled_from([False, False, False, True]), layers)
 scenes = st.tuples(st.lists(scattered, max_size=40), st.one_of(st.just([]), st.lists(piled, min_size=CROWD + 1,
                                                                                        max_size=40)))
 
 
+def full(item):
+    """``item`` with its TRIGGER flag and layers, the defaults if left out."""
+    return item + (False, (1, ALL))[len(item) - 6:]
+
+
 def reference(items, cell, shuffle):
-    """The grid's pairs, as (row, row) sorted."""
+    """The grid's pairs whose layers meet, as (row, row) sorted: what
+    ``Collide._find_pairs`` keeps of ``SpatialGrid.pairs``."""
+    items = [full(item) for item in items]
     grid = SpatialGrid(cell)
-    for row, (x, y, w, h, _, level) in enumerate(items):
-        grid.insert(row, (x, y, w, h), level)
+    for row, item in enumerate(items):
+        grid.insert(row, item[:4], item[5])
     skip = {row for row, item in enumerate(items) if item[4]}
-    return sorted(grid.pairs(skip, shuffle))
+    apart = {row for row, item in enumerate(items) if item[6]}
+    return sorted((a, b) for a, b in grid.pairs(skip, shuffle, apart) if interacts(*items[a][7], *items[b][7]))
 
 
 def compiled(items, cell, shuffle, capacity=1 << 16):
+    items = [full(item) for item in items]
     boxes = np.array([item[:4] for item in items], float).reshape(-1, 4)
-    skip = np.array([item[4] for item in items], bool)
-    level = np.array([item[5] for item in items], bool)
+    kinds = np.array([SKIP * item[4] | LEVEL * item[5] | APART * item[6] for item in items], np.int64)
+    layered = np.array([item[7] for item in items], np.int64).reshape(-1, 2)
     entities = np.arange(len(items), dtype=np.int64)
-    return grid_pairs(boxes, skip, level, entities, cell, shuffle, capacity)
+    return grid_pairs(boxes, kinds, layered, entities, cell, shuffle, capacity)
 
 
 @given(scenes, st.sampled_from([4.0, 16.0, 32.0, 100.0]), st.integers(0, 1000))
@@ -53,6 +74,11 @@ def compiled(items, cell, shuffle, capacity=1 << 16):
            (296.0, 296.0, 8.0, 8.0, False, False)], []), 4.0, 0)  # cells numbered by the thousand: a merge sort
 @example(([(0.0, 0.0, 900.0, 16.0, True, False)] + [(x * 8.0, 8.0, 8.0, 8.0, False, False) for x in range(30)], []),
          16.0, 0)  # one box touching 30: sorted as a group, not by insertion
+# 14 on one spot, 4 of them TRIGGERs on layer 2 (two meeting layer 1, two not): the 10 others are no pile
+@example(([], [(0.0, 0.0, 40.0, 40.0, False, False, True, layers) for layers in ((2, 1), (2, 1), (2, 2), (2, 2))]
+          + [(0.0, 0.0, 40.0, 40.0, False, False)] * 10), 32.0, 0)
+@example(([(0.0, 0.0, 900.0, 16.0, False, False, True, (1, ALL))] * 2
+           + [(8.0, 8.0, 8.0, 8.0, False, False, False, (2, 2))], []), 16.0, 0)  # big TRIGGERs, a box off their layers
 def test_grid_pairs_are_the_grids_pairs(scene, cell, shuffle):
     items = scene[0] + scene[1]
     pairs, status = compiled(items, cell, shuffle)
@@ -70,6 +96,30 @@ def test_touching_boxes_pair_and_apart_ones_do_not():
     pairs, status = compiled(items, 32.0, 0)
     assert status == DONE
     assert pairs.tolist() == [[0, 1], [0, 3], [1, 3], [2, 3]] == [list(p) for p in reference(items, 32.0, 0)]
+
+
+@pytest.mark.parametrize("cell", [4.0, 32.0])  # 4 px: the 2,000 px floor is a large box
+def test_two_triggers_and_colliders_whose_layers_dont_meet_never_pair(cell):
+    # Six 10 px boxes at one spot (every two touch) resting on a 2,000 px
+    # floor, and a TRIGGER under the floor (touching it, not the boxes).
+    # Layers (category, mask); Box2D's rule: a pair meets when each one's
+    # category is in the other's mask.
+    #   0, 1: TRIGGERs on layer 1 meeting all   2: layer 2, meets layer 1
+    #   3: layer 4, meets all but layer 4        4: layer 1, meets layer 2
+    #   5: layer 2, meets nothing                6: the floor, STATIC level geometry, layer 1, meets all
+    #   7: a TRIGGER on layer 1 meeting all
+    # 0-1: two TRIGGERs, never. 0-2: 1 in mask 1, 2 in ALL: meet. 0-3: meet.
+    # 0-4: 1 not in mask 2: no (one way only). 2-3: 2 in 3's mask, 4 not in
+    # 2's: no. 2-4: 2 in mask 2, 1 in mask 1: meet. 3-4: 4 not in mask 2.
+    # 5: nothing. The floor meets 0, 1, 2, 3 and 7 (4's mask leaves out its layer 1).
+    spot = (0.0, 0.0, 10.0, 10.0, False, False)
+    tiny = [spot + (True, (1, ALL)), spot + (True, (1, ALL)), spot + (False, (2, 1)), spot + (False, (4, ALL & ~4)),
+            spot + (False, (1, 2)), spot + (False, (2, 0)), (-500.0, 10.0, 2000.0, 20.0, True, True, False, (1, ALL)),
+            (0.0, 20.0, 10.0, 10.0, False, False, True, (1, ALL))]
+    expected = [[0, 2], [0, 3], [0, 6], [1, 2], [1, 3], [1, 6], [2, 4], [2, 6], [3, 6], [6, 7]]
+    pairs, status = compiled(tiny, cell, 0)
+    assert status == DONE
+    assert pairs.tolist() == expected == [list(p) for p in reference(tiny, cell, 0)]
 
 
 def test_a_short_buffer_and_an_unnumbered_grid_are_reported():
@@ -97,6 +147,55 @@ def test_a_world_spread_too_far_for_the_kernel_still_collides():
     assert [world.component_for_entity(e, Physics).velocity.x for e in rights] == [600, 600]
     assert sorted((c.a, c.b) for c in world.contacts) == [(lefts[0], rights[0]), (lefts[1], rights[1])]
     world.close()
+
+
+def shooter(seed):
+    """A small shooter (as benchmarks.scenes' shooter): 60 bullets on a layer
+    whose mask leaves out bullets, 40 coins (TRIGGERs meeting only
+    bullets), a player on the default layers and two walls, all within a
+    200 px square so that most of them touch something."""
+    bullet, coin = 2, 4
+    rng = np.random.default_rng(seed)
+    world = World()
+    spot = lambda: Transform(tuple(rng.uniform(0, 200, 2)))  # noqa: E731
+    for _ in range(60):
+        world.create_entity(spot(), Collider((4, 4), category=bullet, mask=ALL & ~bullet),
+                            Physics(tuple(rng.uniform(-300, 300, 2)), elasticity=1.0))
+    for _ in range(40):
+        world.create_entity(spot(), Collider((8, 8), type=ColliderType.TRIGGER, category=coin, mask=bullet))
+    world.create_entity(spot(), Collider((12, 12)), Physics((50, 0)))
+    for x in (-8, 200):
+        world.create_entity(Transform((x, 0)), Collider((8, 208), type=ColliderType.STATIC))
+    return world
+
+
+@given(st.integers(0, 2**32 - 1))
+@settings(max_examples=10)
+def test_a_step_with_triggers_and_layers_takes_the_kernels_pairs_which_are_the_grids(seed):
+    # The same scene stepped once with the kernel and once with the grid
+    # (the kernels off): the kernel is called, and its pairs are the grid's:
+    # no coin-coin pair (two TRIGGERs), no bullet-bullet pair (layers).
+    calls = []
+
+    def counted(*args):
+        calls.append(args)
+        return grid_pairs(*args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(collide, "grid_pairs", counted)
+        world = shooter(seed)
+        world.step(1 / 60)
+        kernels = sorted(world.collision.pairs)
+        coins = {entity for entity, c in world.get_component(Collider) if c.type is ColliderType.TRIGGER}
+        world.close()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(background, "use_kernels", lambda: False)
+        world = shooter(seed)
+        world.step(1 / 60)
+        grids = sorted(world.collision.pairs)
+        world.close()
+    assert len(calls) >= 1 and kernels == grids
+    assert not [pair for pair in kernels if set(pair) <= coins]
 
 
 @given(st.lists(st.integers(0, 20), max_size=200), st.integers(0, 5))
