@@ -29,6 +29,7 @@ from benchmarks.arena import DT, build_world, make_scene, run_ours, run_pymunk
 from components import ALL, ColliderType
 from ecs import World
 from systems.physics._kernels import sweep as sweep_kernel
+from systems.physics._kernels import table as kernel_table
 from systems.physics._stages import compiled_sweep
 from systems.physics._bodies.table import read_arrays
 from systems.physics._shapes.geometry import TIES
@@ -86,15 +87,15 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
         body, flags = table.copy(), ints.copy()
         status, _, _ = sweep_kernel.run_sweeps(body, flags, pairs, ties, step, buffers)
         return status, body, flags
-    while (status := sweep()[0])[sweep_kernel.OVERFLOW]:  # buffers that suffice, found before timing
-        buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[sweep_kernel.OVERFLOW]))
+    while (status := sweep()[0])[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
+        buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
     _, body, flags = sweep()
     moved, ends = compiled_sweep._ends(body, flags)
     transforms = [collision.columns.transforms[row] for row in moved.tolist()]
     physics = [collision.columns.physics[row] for row in moved.tolist()]
     positions = ends.tolist()
-    velocities = body[moved, sweep_kernel.VEL_X:sweep_kernel.VEL_Y + 1].tolist()
+    velocities = body[moved, kernel_table.VEL_X:kernel_table.VEL_Y + 1].tolist()
 
     def write_back() -> None:  # only what the sweeps changed: positions and velocities, set by index
         for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):

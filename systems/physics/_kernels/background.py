@@ -48,7 +48,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from systems.physics._kernels import jit, pairs, sweep
+from systems.physics._kernels import boxes, jit, pairs, sweep
+from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
 
 __all__ = ["NOTICE", "cached", "compile_here", "compiling", "entry_points", "start", "use_kernels", "wait"]
@@ -75,7 +76,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 
 
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
-_GRID_PAIRS, _GROUP_BY_ROW, _OVERLAPPING, _RUN_SWEEPS = (pairs.grid_pairs, pairs.group_by_row, sweep.overlapping,
+_GRID_PAIRS, _GROUP_BY_ROW, _OVERLAPPING, _RUN_SWEEPS = (pairs.grid_pairs, pairs.group_by_row, boxes.overlapping,
                                                         sweep.run_sweeps)
 
 
@@ -91,13 +92,14 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     ids = np.zeros(1, np.int64)
     rows = np.zeros((0, 2), np.int64)
     # Two rows: a column slice of one row would be contiguous, typed as C where the stages pass 'A'.
-    table = sweep.aligned_table(2, sweep.FLOAT_COLUMNS)
-    ints = sweep.aligned_table(2, sweep.INT_COLUMNS, np.int64)
+    table = kernel_table.aligned_table(2, kernel_table.FLOAT_COLUMNS)
+    ints = kernel_table.aligned_table(2, kernel_table.INT_COLUMNS, np.int64)
     calls: list[tuple[Any, tuple[Any, ...]]] = [
         (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1)),
         (_GROUP_BY_ROW, (ids, 1)),
         (_OVERLAPPING, (boxes, rows, 1.0)),
-        (_OVERLAPPING, (table[:, sweep.BEFORE_X:sweep.HEIGHT + 1], rows, 1.0)),  # a view: numba's layout 'A'
+        # a view: numba's layout 'A'
+        (_OVERLAPPING, (table[:, kernel_table.BEFORE_X:kernel_table.HEIGHT + 1], rows, 1.0)),
         (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4),
                        sweep.buffers_for(None, 0, 2))),
     ]

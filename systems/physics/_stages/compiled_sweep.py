@@ -21,7 +21,10 @@ from pygame import Vector2
 
 from components import ColliderType
 from systems.physics._kernels import background
+from systems.physics._kernels import boxes as kernel_boxes
+from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
+from systems.physics._kernels import table as t
 from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
 from systems.physics._bodies.kinds import INELASTIC, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
@@ -97,21 +100,21 @@ def sweep_compiled(collision: Found, state: Resolution, dt: float, pull: Vector2
     ``riders``: the bodies carried this step; ``verdicts``: the collision
     filters', from ``ask_filters``, when there are filters; ``buffers``:
     the kernel's work buffers as last returned, or None)."""
-    step = np.zeros(k.STEP_PARAMETERS)
-    step[[k.DT, k.REST_SPEED, k.MAX_SUBDIVISIONS, k.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
+    step = np.zeros(t.STEP_PARAMETERS)
+    step[[t.DT, t.REST_SPEED, t.MAX_SUBDIVISIONS, t.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
                                                                    collision.grid.cell_size)
-    step[[k.LAYERED, k.PULL_X, k.PULL_Y, k.UP_X, k.UP_Y]] = collision.layered, *pull, *state.up
-    step[k.FILTERED] = bool(state.filters)
+    step[[t.LAYERED, t.PULL_X, t.PULL_Y, t.UP_X, t.UP_Y]] = collision.layered, *pull, *state.up
+    step[t.FILTERED] = bool(state.filters)
     arrays, table, ints = _gather(collision, riders, bool(pull))
     pairs = collision.pair_rows()
     buffers = k.buffers_for(buffers, len(pairs), len(table))
     while True:
         status, contacts, events, unasked = k.run_sweeps(table, ints, pairs, verdicts, _TIES, step, buffers)
-        if status[k.OVERFLOW]:
+        if status[t.OVERFLOW]:
             # Rare: what overflowed is doubled, and kept for later steps.
-            buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[k.OVERFLOW]))
-        elif status[k.UNASKED]:  # pairs met in the run that the filters were not asked about
-            met = unasked[:int(status[k.UNASKED])]
+            buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[t.OVERFLOW]))
+        elif status[t.UNASKED]:  # pairs met in the run that the filters were not asked about
+            met = unasked[:int(status[t.UNASKED])]
             asked = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, met)]
             verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
         else:
@@ -119,10 +122,10 @@ def sweep_compiled(collision: Found, state: Resolution, dt: float, pull: Vector2
         arrays, table, ints = _gather(collision, riders, bool(pull))  # (the tables the run changed)
     entities = collision.columns.entities
     moved, ends = _scatter(collision, table, ints, state)
-    _record(entities, contacts, int(status[k.CONTACTS]), state)
-    met = events[2][:int(status[k.MET])].copy()  # (the buffers are the next step's)
-    _widen(collision, table, events[1][:int(status[k.WIDENED])], met)
-    frozen = None if status[k.FROZEN] < 0 else int(entities[status[k.FROZEN]])
+    _record(entities, contacts, int(status[t.CONTACTS]), state)
+    met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
+    _widen(collision, table, events[1][:int(status[t.WIDENED])], met)
+    frozen = None if status[t.FROZEN] < 0 else int(entities[status[t.FROZEN]])
     # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
     overlapping, links = _push_candidates(arrays, table, ints, moved, ends, pairs, met, entities)
     return Swept(frozen, buffers, met, entities, overlapping, links)
@@ -135,36 +138,36 @@ def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays,
     gravity pulls)."""
     body = read_arrays(collision.columns, collision.geometry_read())
     n = body.start.shape[0]
-    table = k.aligned_table(n, k.FLOAT_COLUMNS)
-    ints = k.aligned_table(n, k.INT_COLUMNS, np.int64)
-    table[:, k.FILED_X:k.FILED_H + 1] = collision.filed_boxes()
+    table = t.aligned_table(n, t.FLOAT_COLUMNS)
+    ints = t.aligned_table(n, t.INT_COLUMNS, np.int64)
+    table[:, t.FILED_X:t.FILED_H + 1] = collision.filed_boxes()
     # Body.before, Path.origin and Path.motion, with the same float operations.
-    table[:, k.BEFORE_X:k.BEFORE_Y + 1] = body.start + body.offset
-    table[:, k.WIDTH:k.HEIGHT + 1] = body.size
-    table[:, k.OFFSET_X:k.OFFSET_Y + 1] = body.offset
-    table[:, k.ORIGIN_X:k.ORIGIN_Y + 1] = body.start
-    table[:, k.MOTION_X:k.MOTION_Y + 1] = body.now - body.start
-    table[:, k.INV_MASS] = body.inverse_mass
-    table[:, k.VEL_X:k.VEL_Y + 1] = body.velocity
-    table[:, k.ELASTICITY] = body.elasticity
-    table[:, k.FRICTION] = body.friction
-    ints[:, k.FLAGS] = k.STATIC * body.static + k.MOVED * body.moved + k.PHYSICS * body.physics
+    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
+    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
+    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
+    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
+    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
+    table[:, t.INV_MASS] = body.inverse_mass
+    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
+    table[:, t.ELASTICITY] = body.elasticity
+    table[:, t.FRICTION] = body.friction
+    ints[:, t.FLAGS] = t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
     colliders = collision.columns.colliders
     if collision.kinds & TRIGGER:
-        ints[:, k.FLAGS] |= k.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
-    ints[:, k.SIDES] = [collider.sides.value for collider in colliders] if collision.one_way else k.ALL_SIDES
+        ints[:, t.FLAGS] |= t.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
+    ints[:, t.SIDES] = [collider.sides.value for collider in colliders] if collision.one_way else kernel_settle.ALL_SIDES
     if collision.layered:
-        ints[:, k.CATEGORY] = [collider.category for collider in colliders]
-        ints[:, k.MASK] = [collider.mask for collider in colliders]
+        ints[:, t.CATEGORY] = [collider.category for collider in colliders]
+        ints[:, t.MASK] = [collider.mask for collider in colliders]
     if pulled:
-        table[collision.columns.moving, k.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
+        table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
                                                             for physics in collision.columns.physics if physics]
     for rider in riders:
-        table[collision.rows[rider.entity], k.CARRY_X:k.FRAME_Y + 1] = (*rider.carry, *rider.frame)
-    ints[:, k.BOUNDS_VERSION] = -1
-    ints[:, k.PINNER:k.RIDE + 1] = -1
-    ints[:, k.ENTITY] = collision.columns.entities
-    ints[:, k.SPAN_X0:k.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
+        table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
+    ints[:, t.BOUNDS_VERSION] = -1
+    ints[:, t.PINNER:t.RIDE + 1] = -1
+    ints[:, t.ENTITY] = collision.columns.entities
+    ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
     return body, table, ints
 
 
@@ -176,10 +179,10 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
     time: a list per row would be an object for the garbage collector to
     track.)"""
     columns, bodies = collision.columns, collision.bodies
-    flags = ints[:, k.FLAGS]
-    touched = np.flatnonzero(flags & k.TOUCHED)
+    flags = ints[:, t.FLAGS]
+    touched = np.flatnonzero(flags & t.TOUCHED)
     # Vector2s set by index: a third of ``update``'s cost (no argument parsing).
-    for row, vx, vy in zip(touched.tolist(), table[touched, k.VEL_X].tolist(), table[touched, k.VEL_Y].tolist()):
+    for row, vx, vy in zip(touched.tolist(), table[touched, t.VEL_X].tolist(), table[touched, t.VEL_Y].tolist()):
         physics = columns.physics[row]
         assert physics is not None  # only bodies with Physics change velocity
         velocity = physics.velocity
@@ -194,17 +197,17 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
     for body in bodies.made():  # (usually none yet; one made later reads its box from the position)
         body.sync()
     entities = columns.entities
-    for row in np.flatnonzero(ints[:, k.PINNED]).tolist():
-        state.pinned[int(entities[row])] = int(ints[row, k.PINNED])
-    for row in np.flatnonzero(ints[:, k.SUPPORTED]).tolist():
+    for row in np.flatnonzero(ints[:, t.PINNED]).tolist():
+        state.pinned[int(entities[row])] = int(ints[row, t.PINNED])
+    for row in np.flatnonzero(ints[:, t.SUPPORTED]).tolist():
         for index in range(4):
-            if ints[row, k.SUPPORTED] & (1 << index):
-                state.supported[(int(entities[row]), 1 << index)] = float(table[row, k.SUPPORT + index])
-    state.crushed.update(entities[np.flatnonzero(flags & k.CRUSHED)].tolist())
-    riders = np.flatnonzero(ints[:, k.RIDE] >= 0)
-    for row in riders[np.argsort(ints[riders, k.RIDE_ORDER])].tolist():  # in the order they landed
-        state.rides[int(entities[row])] = Ride(int(entities[ints[row, k.RIDE]]),
-                                               Vector2(table[row, k.RIDE_X], table[row, k.RIDE_Y]))
+            if ints[row, t.SUPPORTED] & (1 << index):
+                state.supported[(int(entities[row]), 1 << index)] = float(table[row, t.SUPPORT + index])
+    state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
+    riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
+    for row in riders[np.argsort(ints[riders, t.RIDE_ORDER])].tolist():  # in the order they landed
+        state.rides[int(entities[row])] = Ride(int(entities[ints[row, t.RIDE]]),
+                                               Vector2(table[row, t.RIDE_X], table[row, t.RIDE_Y]))
     state.swept_pinner = partial(_pinner, collision, table, ints)
     return moved, ends
 
@@ -216,18 +219,18 @@ def _pinner(collision: Found, table: np.ndarray, ints: np.ndarray, entity: int,
     the kernel's tables when push-out asks (rarely: both sides of a pair
     held)."""
     row, index = collision.rows.get(entity), bit.bit_length() - 1
-    if row is None or not ints[row, k.PINNED] & bit or ints[row, k.PINNER + index] < 0:
+    if row is None or not ints[row, t.PINNED] & bit or ints[row, t.PINNER + index] < 0:
         return None
-    pinner = collision.bodies[int(collision.columns.entities[ints[row, k.PINNER + index]])]
-    return pinner, Vector2(table[row, k.PINNER_OFF + 2 * index], table[row, k.PINNER_OFF + 2 * index + 1])
+    pinner = collision.bodies[int(collision.columns.entities[ints[row, t.PINNER + index]])]
+    return pinner, Vector2(table[row, t.PINNER_OFF + 2 * index], table[row, t.PINNER_OFF + 2 * index + 1])
 
 
 def _ends(table: np.ndarray, ints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The rows the sweeps moved (their paths changed) and where each ends
     up (px, (m, 2)): Path.at(1.0), with its float operations."""
-    moved = np.flatnonzero(ints[:, k.VERSION])
-    start = table[moved, k.START]
-    return moved, table[moved, k.ORIGIN_X:k.ORIGIN_Y + 1] + table[moved, k.MOTION_X:k.MOTION_Y + 1] * (
+    moved = np.flatnonzero(ints[:, t.VERSION])
+    start = table[moved, t.START]
+    return moved, table[moved, t.ORIGIN_X:t.ORIGIN_Y + 1] + table[moved, t.MOTION_X:t.MOTION_Y + 1] * (
         1.0 - start)[:, None]
 
 
@@ -240,13 +243,13 @@ def _push_candidates(arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved:
     position = arrays.now.copy()  # Body.box: where Collision read it, or where the sweeps moved it to
     position[moved] = ends
     now = np.column_stack((position + arrays.offset, arrays.size))
-    before = table[:, k.BEFORE_X:k.HEIGHT + 1]
-    static = (ints[:, k.FLAGS] & k.STATIC) != 0
+    before = table[:, t.BEFORE_X:t.HEIGHT + 1]
+    static = (ints[:, t.FLAGS] & t.STATIC) != 0
     candidates = np.concatenate((pairs, met.reshape(-1, 2)))
-    near = k.overlapping(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
-    fixed = (ints[:, k.FLAGS] & (k.STATIC | k.TRIGGER)) != 0  # what a pile never pushes (piles._candidates)
+    near = kernel_boxes.overlapping(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
+    fixed = (ints[:, t.FLAGS] & (t.STATIC | t.TRIGGER)) != 0  # what a pile never pushes (piles._candidates)
     movers = ~(fixed[pairs[:, 0]] | fixed[pairs[:, 1]])
-    inside = k.overlapping(before, pairs, RESOLVE_SLOP) & movers
+    inside = kernel_boxes.overlapping(before, pairs, RESOLVE_SLOP) & movers
     return list(entity_pairs(entities, candidates[near])), list(entity_pairs(entities, pairs[inside]))
 
 
@@ -264,5 +267,5 @@ def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.nda
     holding the last one, so only its final box (``table``'s FILED columns)
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""
-    collision.file_rows_wider(np.unique(widened).tolist(), table[:, k.FILED_X:k.FILED_H + 1].copy())
+    collision.file_rows_wider(np.unique(widened).tolist(), table[:, t.FILED_X:t.FILED_H + 1].copy())
     collision.add_met_rows(met.reshape(-1, 2))

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from components import Collider, ColliderType, Physics, Transform
 from ecs import Game, World
-from systems.physics._kernels import background, jit, pairs, sweep
+from systems.physics._kernels import background, boxes, jit, pairs, sweep
 from systems.physics._stages import collide, found
 
 compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
@@ -174,7 +174,7 @@ def test_the_entry_points_hold_every_call_the_stages_make(state: None, monkeypat
     monkeypatch.setattr(collide, "grid_pairs", recorded(pairs.grid_pairs))
     monkeypatch.setattr(found, "group_by_row", recorded(pairs.group_by_row))
     monkeypatch.setattr(sweep, "run_sweeps", recorded(sweep.run_sweeps))
-    monkeypatch.setattr(sweep, "overlapping", recorded(sweep.overlapping))
+    monkeypatch.setattr(boxes, "overlapping", recorded(boxes.overlapping))
     for make in (arena, crates):
         world = make(5)
         for _ in range(10):

@@ -19,7 +19,10 @@ from hypothesis import strategies as st
 from systems.physics._stages import sweep as sweep_stage
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
+from systems.physics._kernels import boxes as kernel_boxes
+from systems.physics._kernels import cells as kernel_cells
 from systems.physics._kernels import sweep as sweep_kernel
+from systems.physics._kernels import table as kernel_table
 pytestmark = pytest.mark.skipif(not sweep_kernel.ENABLED, reason="the kernel is off (ECS_ARCADE_JIT=0 or no numba)")
 
 SIDE = 240.0  # px, inside of the arena
@@ -341,9 +344,9 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one(monkeypatch: pytest.M
     world = build(scene, True)
     world.step(1 / 60)
     assert len(statuses) == 2
-    assert statuses[0][sweep_kernel.OVERFLOW] == sweep_kernel.FULL_TABLE
-    assert statuses[0][sweep_kernel.CONTACTS] == 4 and statuses[0][sweep_kernel.OCCUPIED] <= 4
-    assert statuses[1][sweep_kernel.OVERFLOW] == 0 and statuses[1][sweep_kernel.CONTACTS] == 6
+    assert statuses[0][kernel_table.OVERFLOW] == kernel_table.FULL_TABLE
+    assert statuses[0][kernel_table.CONTACTS] == 4 and statuses[0][kernel_table.OCCUPIED] <= 4
+    assert statuses[1][kernel_table.OVERFLOW] == 0 and statuses[1][kernel_table.CONTACTS] == 6
     assert len(world.contacts) == 6
     assert snapshot(world, []) == snapshot(expected, [])
 
@@ -355,7 +358,7 @@ def test_the_kernel_sorts_rows_in_place(values: list[int], count: int) -> None:
 
     count = min(count, len(values))
     out = np.array(values, np.int64)
-    sweep_kernel._sort(out, count)
+    kernel_cells._sort(out, count)
     assert out.tolist() == sorted(values[:count]) + values[count:]
 
 
@@ -368,7 +371,7 @@ def test_overlapping_pairs_are_those_overlapping_by_more_than_the_margin(boxes: 
     import numpy as np
 
     pairs = [(i, j) for i in range(len(boxes)) for j in range(len(boxes)) if i != j]
-    found = sweep_kernel.overlapping(np.array(boxes), np.array(pairs, np.int64).reshape(-1, 2), margin)
+    found = kernel_boxes.overlapping(np.array(boxes), np.array(pairs, np.int64).reshape(-1, 2), margin)
 
     def overlap(a: tuple, b: tuple, axis: int) -> float:
         return min(a[axis] + a[axis + 2], b[axis] + b[axis + 2]) - max(a[axis], b[axis])
@@ -383,14 +386,14 @@ def test_boxes_side_by_side_overlap_only_by_what_they_share() -> None:
 
     boxes = np.array([[0.0, 0.0, 10.0, 10.0], [9.5, 0.0, 10.0, 10.0]])
     pairs = np.array([[0, 1]], np.int64)
-    assert sweep_kernel.overlapping(boxes, pairs, 0.4).tolist() == [True]
-    assert sweep_kernel.overlapping(boxes, pairs, 0.5).tolist() == [False]
+    assert kernel_boxes.overlapping(boxes, pairs, 0.4).tolist() == [True]
+    assert kernel_boxes.overlapping(boxes, pairs, 0.5).tolist() == [False]
 
 
 @pytest.mark.parametrize("rows", [1, 3, 2004])
 def test_an_aligned_table_starts_each_row_on_a_cache_line(rows):
-    table = sweep_kernel.aligned_table(rows, sweep_kernel.FLOAT_COLUMNS)
-    ints = sweep_kernel.aligned_table(rows, sweep_kernel.INT_COLUMNS, np.int64)
+    table = kernel_table.aligned_table(rows, kernel_table.FLOAT_COLUMNS)
+    ints = kernel_table.aligned_table(rows, kernel_table.INT_COLUMNS, np.int64)
     for array in (table, ints):
         assert array.shape == (rows, array.shape[1]) and not array.any()
         assert all(array[row].ctypes.data % 64 == 0 for row in range(rows))
@@ -398,4 +401,4 @@ def test_an_aligned_table_starts_each_row_on_a_cache_line(rows):
 
 def test_a_table_of_rows_that_are_not_whole_cache_lines_is_refused():
     with pytest.raises(ValueError, match="columns"):
-        sweep_kernel.aligned_table(4, 28)
+        kernel_table.aligned_table(4, 28)

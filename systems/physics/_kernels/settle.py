@@ -1,0 +1,279 @@
+"""Resolving one contact in the sweep kernel: who may collide, momentum, pins and supports.
+
+Ports of ``systems.physics._solver.resolution`` (``permits``, ``settle``,
+``exchange``, ``record``, ``held_axes``) over the body table, float for
+float. The collision filters, Python callbacks, are asked outside the run:
+see ``_allows``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from systems.physics._kernels.jit import helper as _helper
+from systems.physics._kernels.table import (
+    CONTACTS, ELASTICITY, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, ONE_WAY_TOLERANCE, OVERFLOW,
+    PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES, RIDE_ORDER, RIDE_X, RIDE_Y, SIDES,
+    STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X, UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at,
+    _max, _min,
+)
+from systems.physics._kernels.boxes import _contact_point
+from systems.physics._kernels.cells import _slot
+
+__all__ = []
+
+
+# components.Side's bits: the faces of a collider.
+TOP, BOTTOM, LEFT, RIGHT, ALL_SIDES = 1, 2, 4, 8, 15
+
+
+# The face a contact normal leaves through (systems.physics._shapes.geometry.face_toward).
+@_helper
+def _face_toward(x: float, y: float) -> int:
+    if abs(x) > abs(y):
+        return RIGHT if x > 0 else LEFT
+    return BOTTOM if y > 0 else TOP
+
+
+# Half-plane test against one face of a box (systems.physics._shapes.geometry.outside).
+@_helper
+def _outside(box: Any, other: Any, face: int, tolerance: float) -> bool:
+    if face == TOP:
+        return bool(box[1] + box[3] <= other[1] + tolerance)
+    if face == BOTTOM:
+        return bool(box[1] >= other[1] + other[3] - tolerance)
+    if face == LEFT:
+        return bool(box[0] + box[2] <= other[0] + tolerance)
+    return bool(box[0] >= other[0] + other[2] - tolerance)
+
+
+@_helper
+def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx: float, ny: float) -> bool:
+    """Whether rows a < b may collide through a contact along (nx, ny)
+    (a->b): each one's face toward the other stops bodies, a one-way face
+    only a body that lay outside it when the step began
+    (resolution.through_faces), and the collision filters let them (``_allows``)."""
+    for row, other, tx, ty in ((a, b, nx, ny), (b, a, -nx, -ny)):
+        sides = ints[row, SIDES]
+        if sides == ALL_SIDES:
+            continue
+        face = _face_toward(tx, ty)
+        if not face & sides or not _outside(_box_at(body, other, 0.0), _box_at(body, row, 0.0), face,
+                                            ONE_WAY_TOLERANCE):
+            return False
+    return not status[FILTERED_RUN] or _allows(filters, status, a, b)
+
+
+# -- collision filters: Python callbacks, asked outside the run ----------------------
+# The caller asks the filters about the step's candidate pairs before the run
+# and hands in their verdicts; a pair first met during the run is logged,
+# collides for the rest of that run, and the caller asks about it and runs
+# the step again (each pair is asked once per step however many runs it takes).
+# ``filters`` holds the verdicts by pair (a hash table, values 1 allowed, 0
+# refused, -1 not asked yet) and the pairs logged.
+
+@_helper
+def _allows(filters: Any, status: Any, a: int, b: int) -> bool:
+    """The filters' verdict on rows a < b (Resolution.allows), logging the
+    pair if they were not asked about it."""
+    table, unasked = filters
+    known = status[VERDICTS]
+    slot = _slot(table, a, b, True, status, VERDICTS)
+    if slot < 0:
+        return True  # the table is full: the run stops (status[OVERFLOW])
+    if status[VERDICTS] > known:  # not asked yet
+        if status[UNASKED] >= unasked.shape[0]:
+            status[OVERFLOW] = 1
+            return True
+        unasked[status[UNASKED], 0], unasked[status[UNASKED], 1] = a, b
+        status[UNASKED] += 1
+    return bool(table[slot, 2] != 0)
+
+
+# -- resolution (systems.physics._solver.resolution, systems.physics._solver.impulse) ---------------------------
+
+@_helper
+def _bit(axis: int, sign: float) -> int:
+    """Resolution's direction bit of ``axis`` toward ``sign``."""
+    return 1 << (axis * 2 + (1 if sign > 0 else 0))
+
+
+@_helper
+def _dominant(nx: float, ny: float) -> tuple[int, float]:
+    """The normal's dominant axis (y at 45°) and its sign there."""
+    axis = 0 if abs(nx) > abs(ny) else 1
+    along = nx if axis == 0 else ny
+    return axis, 1.0 if along > 0 else -1.0
+
+
+@_helper
+def _velocity(body: Any, ints: Any, row: int) -> tuple[float, float]:
+    """The row's velocity in the world frame (px/s): a rider's own plus its
+    frame; zero without Physics (resolution.own_velocity)."""
+    if ints[row, FLAGS] & PHYSICS:
+        if body[row, FRAME_X] != 0.0 or body[row, FRAME_Y] != 0.0:
+            return body[row, VEL_X] + body[row, FRAME_X], body[row, VEL_Y] + body[row, FRAME_Y]
+        return body[row, VEL_X], body[row, VEL_Y]
+    return 0.0, 0.0
+
+
+@_helper
+def _contact_velocities(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, ux: float,
+                        uy: float) -> tuple[float, float, float, float]:
+    """Velocities (px/s) of rows a and b as their contact along (nx, ny)
+    sees them: a STATIC under the other body (the normal from it within 60°
+    of up, (ux, uy)) only along the normal (resolution.contact_velocities)."""
+    vax, vay = _velocity(body, ints, a)
+    vbx, vby = _velocity(body, ints, b)
+    if ints[a, FLAGS] & STATIC and 0.0 + nx * ux + ny * uy > 0.5:
+        along = 0.0 + vax * nx + vay * ny
+        vax, vay = nx * along, ny * along
+    elif ints[b, FLAGS] & STATIC and 0.0 + nx * ux + ny * uy < -0.5:
+        along = 0.0 + vbx * nx + vby * ny
+        vbx, vby = nx * along, ny * along
+    return vax, vay, vbx, vby
+
+
+@_helper
+def _held_axis(body: Any, ints: Any, row: int, push: float, axis: int, velocity: float) -> bool:
+    """One axis of Resolution.held_axes."""
+    if push == 0.0:
+        return False
+    sign = 1.0 if push > 0.0 else -1.0
+    bit = _bit(axis, sign)
+    if not ints[row, SUPPORTED] & bit:
+        return False
+    since = body[row, SUPPORT + axis * 2 + (1 if sign > 0 else 0)]
+    return bool(velocity * sign >= since - RESTING_SPEED)
+
+
+@_helper
+def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_y: float) -> tuple[bool, bool]:
+    """Resolution.held_axes."""
+    if ints[row, FLAGS] & STATIC:
+        return True, True
+    if not status[SUPPORTS]:
+        return False, False
+    vx, vy = _velocity(body, ints, row)
+    return _held_axis(body, ints, row, push_x, 0, vx), _held_axis(body, ints, row, push_y, 1, vy)
+
+
+# Impulse form of Luke Godfrey's *Rectangle Collisions* momentum exchange,
+# with Coulomb friction (Resolution.exchange, impulse.exchange_momentum).
+@_helper
+def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a: Any, held_b: Any,
+              step: Any) -> None:
+    physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
+    if not physics_a and not physics_b:
+        return
+    rest_speed = step[REST_SPEED]
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
+    if physics_a and physics_b:
+        elasticity = _max(body[a, ELASTICITY], body[b, ELASTICITY])
+        friction = _min(body[a, FRICTION], body[b, FRICTION])
+    else:
+        only = a if physics_a else b
+        elasticity, friction = body[only, ELASTICITY], body[only, FRICTION]
+    if 0.0 + (vax - vbx) * nx + (vay - vby) * ny <= rest_speed:
+        elasticity = 0.0
+    inverse_a, inverse_b = body[a, INV_MASS], body[b, INV_MASS]
+    rx, ry = vax - vbx, vay - vby
+    approach = 0.0 + rx * nx + ry * ny
+    wax, way = 0.0 if held_a[0] else inverse_a, 0.0 if held_a[1] else inverse_a
+    wbx, wby = 0.0 if held_b[0] else inverse_b, 0.0 if held_b[1] else inverse_b
+    stiffness = (wax + wbx) * nx * nx + (way + wby) * ny * ny
+    cax = cay = cbx = cby = 0.0
+    if not (approach <= 0.0 or stiffness == 0.0):
+        impulse = (1.0 + elasticity) * approach / stiffness
+        cax, cay = -wax * nx * impulse, -way * ny * impulse
+        cbx, cby = wbx * nx * impulse, wby * ny * impulse
+        sx, sy = rx - nx * approach, ry - ny * approach
+        sliding = math.sqrt(0.0 + sx * sx + sy * sy)
+        total = inverse_a + inverse_b
+        if friction > 0.0 and sliding > 0.0 and total > 0.0:
+            tangent = _min(friction * impulse, sliding / total)
+            inverse = 1.0 / sliding  # pygame's v / s is v * (1 / s)
+            dx, dy = sx * inverse, sy * inverse
+            share = tangent * inverse_a
+            cax, cay = cax - dx * share, cay - dy * share
+            share = tangent * inverse_b
+            cbx, cby = cbx + dx * share, cby + dy * share
+    if physics_a and inverse_a:
+        body[a, VEL_X], body[a, VEL_Y] = body[a, VEL_X] + cax, body[a, VEL_Y] + cay
+        ints[a, FLAGS] |= TOUCHED
+    if physics_b and inverse_b:
+        body[b, VEL_X], body[b, VEL_Y] = body[b, VEL_X] + cbx, body[b, VEL_Y] + cby
+        ints[b, FLAGS] |= TOUCHED
+
+
+@_helper
+def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, ny: float, depth: float,
+            time: float, surface: float, box_a: Any, box_b: Any, trigger: bool) -> None:
+    """One contact per pair and step, the first's normal, time, surface and
+    point, depths added up (Resolution.record); ``index``: the contacts by
+    pair, a hash table. ``values`` columns: normal x and y, depth (px),
+    time, surface (px), point x and y (px), 1.0 for a TRIGGER's contact."""
+    values, pairs = contacts
+    slot = _slot(index, a, b, True, status, CONTACTS)  # (a new pair counts one more contact)
+    if slot < 0:
+        return
+    if index[slot, 2] >= 0:
+        values[index[slot, 2], 2] += depth
+        return
+    k = status[CONTACTS] - 1
+    if k >= values.shape[0]:
+        status[OVERFLOW] = 1
+        return
+    index[slot, 2] = k
+    pairs[k, 0], pairs[k, 1] = a, b
+    values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
+    values[k, 5], values[k, 6] = _contact_point(box_a, box_b, nx, ny)
+    values[k, 7] = 1.0 if trigger else 0.0
+
+
+@_helper
+def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int, b: int, nx: float, ny: float,
+            pinned_a: bool, pinned_b: bool, depth: float, surface: float, time: float, step: Any) -> None:
+    """Exchange momentum, record the contact, pin whoever was pushed off a
+    body that holds still, and support or carry whoever came to rest
+    (Resolution.settle)."""
+    held_a = _held_axes(body, ints, status, a, -nx, -ny)
+    held_b = _held_axes(body, ints, status, b, nx, ny)
+    _exchange(body, ints, a, b, nx, ny, held_a, held_b, step)
+    _record(contacts, index, status, a, b, nx, ny, depth, time, surface, _box_at(body, a, time),
+            _box_at(body, b, time), False)
+    vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
+    axis, sign = _dominant(nx, ny)
+    for row, pinner, off, toward, held in ((b, a, 1.0, -sign, pinned_a), (a, b, -1.0, sign, pinned_b)):
+        if held and not ints[row, FLAGS] & STATIC:
+            bit = axis * 2 + (1 if toward > 0 else 0)  # (its index)
+            ints[row, PINNED] |= 1 << bit
+            ints[row, PINNER + bit] = pinner
+            body[row, PINNER_OFF + 2 * bit], body[row, PINNER_OFF + 2 * bit + 1] = nx * off, ny * off
+    if abs(0.0 + (vbx - vax) * nx + (vby - vay) * ny) > RESTING_SPEED:
+        return
+    _note_rider(body, ints, status, a, b, nx, ny, step[UP_X], step[UP_Y])
+    for row, other_held, toward, vx, vy in ((b, held_a[axis], -sign, vbx, vby), (a, held_b[axis], sign, vax, vay)):
+        if other_held and not ints[row, FLAGS] & STATIC:
+            bit = _bit(axis, toward)
+            ints[row, SUPPORTED] |= bit
+            # resolution._support_speed: the speed along the normal, over its part along the axis
+            body[row, SUPPORT + axis * 2 + (1 if toward > 0 else 0)] = (0.0 + vx * nx + vy * ny) / (
+                nx if axis == 0 else ny) * toward
+            status[SUPPORTS] += 1
+
+
+@_helper
+def _note_rider(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: float, ux: float,
+                uy: float) -> None:
+    """Remember a body left resting on top of a STATIC (the normal from the
+    platform to it within 60° of up, (ux, uy)), its first such platform
+    this step (Resolution._note_rider)."""
+    for platform, rider, sign in ((a, b, 1.0), (b, a, -1.0)):
+        upx, upy = nx * sign, ny * sign
+        if (ints[platform, FLAGS] & STATIC and not ints[rider, FLAGS] & (STATIC | TRIGGER)
+                and ints[rider, RIDE] < 0 and 0.0 + upx * ux + upy * uy > 0.5):
+            ints[rider, RIDE], ints[rider, RIDE_ORDER] = platform, status[RIDES]
+            body[rider, RIDE_X], body[rider, RIDE_Y] = upx, upy
+            status[RIDES] += 1

@@ -1,0 +1,153 @@
+"""The sweep kernel's body table: one row per body, in entity order.
+
+The float and int columns of a row, its flag bits, the step's parameters
+and the counters of one run (``systems.physics._kernels.sweep.run_sweeps``),
+and a row's box along its path. Constants the reference modules define are
+restated here with the module they come from: numba compiles them in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from systems.physics._kernels.jit import helper as _helper
+
+__all__ = [
+    "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
+    "CATEGORY", "CELL_SIZE", "CONTACTS", "COUNTERS", "CRUSHED", "DT", "ELASTICITY", "EMPTY", "ENTITY", "ENTRIES",
+    "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS", "FRAME_X",
+    "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "HEAP", "HEIGHT", "HELD", "IMPACTS",
+    "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
+    "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "OCCUPIED", "OFFSET_X", "OFFSET_Y",
+    "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED", "PINNER", "PINNER_OFF", "PULL_X",
+    "PULL_Y", "RECORDS", "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "SIDES",
+    "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS", "SUPPORT",
+    "SUPPORTED", "SUPPORTS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED", "UP_X", "UP_Y",
+    "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WIDENED", "WIDTH", "aligned_table",
+]
+
+
+TOUCH_EPSILON = 1e-7  # systems.physics._shapes.geometry
+SWEEP_SLOP = 0.01  # systems.physics._stages.sweep
+RESTING_SPEED = 1e-6  # systems.physics._solver.resolution
+ONE_WAY_TOLERANCE = 0.5  # systems.physics._solver.resolution
+VECTOR_EPSILON = 1e-6  # pygame's Vector2 == compares within this
+LARGE_SPAN = 32  # systems.physics._broad.grid
+
+# Float columns of the body table. BEFORE_* is the box at the start of the
+# step (px), FILED_* the box the broad phase filed it under (widened when a
+# changed path leaves it), ORIGIN/START/MOTION its path (Sweeper's Path),
+# BOUNDS_* the path's kept bounds, SUPPORT_* the speeds of Resolution's
+# ``supported`` by direction bit, CARRY_* and FRAME_* a rider's (Body.carry,
+# px, and Body.frame, px/s), GRAVITY_SCALE its Physics', RIDE_* the normal
+# (platform to rider) of the ride it lands on, PINNER_OFF_* the normal it
+# was pushed off along by its pinner, by direction bit (two columns each). A
+# row is 48 floats, six 64-byte cache lines (the table is made with its rows
+# on line boundaries, ``aligned_table``), laid out by what is read together:
+# a neighbour is first tested by its filed box or bounds (the first line),
+# and only a near one by its path (the second).
+FILED_X, FILED_Y, FILED_W, FILED_H = 0, 1, 2, 3
+BOUNDS_X, BOUNDS_Y, BOUNDS_W, BOUNDS_H = 4, 5, 6, 7
+ORIGIN_X, ORIGIN_Y, START, MOTION_X, MOTION_Y, OFFSET_X, OFFSET_Y, INV_MASS = 8, 9, 10, 11, 12, 13, 14, 15
+BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, VEL_X, VEL_Y, ELASTICITY, FRICTION = 16, 17, 18, 19, 20, 21, 22, 23
+SUPPORT = 24  # four columns, one per direction bit index
+CARRY_X, CARRY_Y, FRAME_X, FRAME_Y, GRAVITY_SCALE, RIDE_X, RIDE_Y = 28, 29, 30, 31, 32, 33, 34
+PINNER_OFF = 36  # eight columns: x and y for each direction bit index
+FLOAT_COLUMNS = 48
+
+# Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
+# SUPPORTED direction bits, BOUNDS_VERSION, ENTITY id, LARGE (filed in the
+# list of large boxes), SPAN_* the cells it is filed under, the collider's
+# CATEGORY and MASK bits (read only in a step with layers), PINNER the row
+# that pinned it, by direction bit (four columns), RIDE the platform row it
+# lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
+# far), SIDES its collider's faces that stop bodies (components.Side bits);
+# 24 a row, three cache lines.
+FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
+SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, PINNER, RIDE, RIDE_ORDER, SIDES = 8, 9, 10, 11, 12, 13, 16, 20, 21, 22
+INT_COLUMNS = 24
+# FLAGS bits. HELD: a contact holds the body this step, so its velocity is
+# true for the rest of it (the reference's ``Path.free`` False).
+STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD = 1, 2, 4, 8, 16, 32, 64
+
+# The step's parameters (a float array): dt (s), the Resolution's rest speed
+# (px/s), the bound on impacts a body may take, the grid's cell size (px),
+# 1.0 if some collider is on layers, gravity's pull over one step (g·dt,
+# px/s), the unit vector against gravity (zero without gravity), and 1.0
+# if collision filters are asked.
+DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y, FILTERED = range(10)
+STEP_PARAMETERS = 10
+
+
+# -- Python's min and max on two floats (the first wins a tie) -----------------
+
+@_helper
+def _min(a: float, b: float) -> float:
+    return b if b < a else a
+
+
+@_helper
+def _max(a: float, b: float) -> float:
+    return b if b > a else a
+
+
+# -- the body table -------------------------------------------------------------
+
+@_helper
+def _box_at(body: Any, row: int, time: float) -> tuple[float, float, float, float]:
+    """The row's box (px) at step fraction ``time`` on its path (Sweeper's _box_at)."""
+    if time == 0.0:
+        return body[row, BEFORE_X], body[row, BEFORE_Y], body[row, WIDTH], body[row, HEIGHT]
+    elapsed = time - body[row, START]
+    return (body[row, ORIGIN_X] + body[row, MOTION_X] * elapsed + body[row, OFFSET_X],
+            body[row, ORIGIN_Y] + body[row, MOTION_Y] * elapsed + body[row, OFFSET_Y],
+            body[row, WIDTH], body[row, HEIGHT])
+
+
+# Union of two AABBs (systems.physics._shapes.geometry.union_box).
+@_helper
+def _union(a: Any, b: Any) -> tuple[float, float, float, float]:
+    left = a[0] if a[0] < b[0] else b[0]
+    top = a[1] if a[1] < b[1] else b[1]
+    right = _max(a[0] + a[2], b[0] + b[2])
+    bottom = _max(a[1] + a[3], b[1] + b[3])
+    return left, top, right - left, bottom - top
+
+
+@_helper
+def _filed(body: Any, row: int) -> tuple[float, float, float, float]:
+    return body[row, FILED_X], body[row, FILED_Y], body[row, FILED_W], body[row, FILED_H]
+
+
+@_helper
+def _within(box: Any, outer: Any) -> bool:
+    return bool(outer[0] <= box[0] and outer[1] <= box[1] and box[0] + box[2] <= outer[0] + outer[2]
+        and box[1] + box[3] <= outer[1] + outer[3])
+
+
+# Counters and flags of one run (an int64 array): OVERFLOW is set when a
+# buffer is full (FULL_TABLE: a hash table, of cells or of contacts; the
+# caller retries with bigger ones), FROZEN the first row that reached the bound on impacts
+# (-1 if none), LAYERS whether some collider is on layers (the step's ``LAYERED``), VERDICTS
+# the collision filters' verdicts held and UNASKED the pairs the run met that no filter was
+# asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked.
+(OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
+ LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN) = range(18)
+COUNTERS = 18
+EMPTY = -2  # a hash slot never used
+FULL_TABLE = 2
+
+
+def aligned_table(rows: int, columns: int, dtype: Any = np.float64) -> np.ndarray:
+    """A (rows, columns) array of zeros whose rows start on 64-byte cache
+    lines (``columns`` times the item size a multiple of 64), so that
+    columns laid out to share a line do. NumPy aligns an array's data only
+    to its item size or 16 bytes."""
+    itemsize = np.dtype(dtype).itemsize
+    if columns * itemsize % 64:
+        raise ValueError(f"columns: {columns} items of {itemsize} bytes are not whole cache lines")
+    flat = np.zeros(rows * columns + 64 // itemsize, dtype)
+    skip = -flat.ctypes.data % 64 // itemsize
+    return flat[skip:skip + rows * columns].reshape(rows, columns)
