@@ -77,15 +77,16 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     layers = np.tile(np.array([1, ALL], np.int64), (len(boxes), 1))  # every box on the default layer
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
-    _, table, ints = compiled_sweep._gather(collision)
-    step = np.array([DT, 0.0, 32.0, collision.grid.cell_size])
-    pairs, ties = collision.pair_rows(), np.array(TIES)
+    _, table, ints = compiled_sweep._gather(collision, [], False)
+    step = np.zeros(kernel_table.STEP_PARAMETERS)
+    step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
+    pairs, ties, verdicts = collision.pair_rows(), np.array(TIES), np.zeros((0, 3), np.int64)
 
     buffers = sweep_kernel.buffers_for(None, len(pairs), len(table))
 
     def sweep() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         body, flags = table.copy(), ints.copy()
-        status, _, _ = sweep_kernel.run_sweeps(body, flags, pairs, ties, step, buffers)
+        status = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers)[0]
         return status, body, flags
     while (status := sweep()[0])[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))
