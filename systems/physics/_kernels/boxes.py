@@ -140,21 +140,6 @@ def _sweep_boxes(a: Any, b: Any, move_x: float, move_y: float) -> tuple[bool, fl
     return True, entry, axis, sign, _max(surface, 0.0)
 
 
-# Midpoint of the touching faces of two boxes (narrowphase.contact_point).
-@_helper
-def _contact_point(box_a: Any, box_b: Any, nx: float, ny: float) -> tuple[float, float]:
-    """A point (px) where boxes a and b touch along the axis-aligned normal (a->b)."""
-    axis = 0 if nx != 0.0 else 1
-    other = 1 - axis
-    toward = nx if axis == 0 else ny
-    face_a = box_a[axis] + (box_a[axis + 2] if toward > 0 else 0.0)
-    face_b = box_b[axis] + (0.0 if toward > 0 else box_b[axis + 2])
-    low = _max(box_a[other], box_b[other])
-    high = _min(box_a[other] + box_a[other + 2], box_b[other] + box_b[other + 2])
-    across, along = (face_a + face_b) / 2, (low + high) / 2
-    return (across, along) if axis == 0 else (along, across)
-
-
 # Overlap of two boxes along both axes (systems.physics._shapes.geometry.axis_overlap).
 @_kernel
 def overlapping(boxes: Any, pairs: Any, margin: float) -> Any:

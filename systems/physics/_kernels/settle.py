@@ -14,11 +14,11 @@ from typing import Any
 from systems.physics._kernels.jit import helper as _helper
 from systems.physics._kernels.table import (
     CONTACTS, ELASTICITY, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, ONE_WAY_TOLERANCE, OVERFLOW,
-    PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES, RIDE_ORDER, RIDE_X, RIDE_Y, SIDES,
+    PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES, RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES,
     STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X, UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at,
     _max, _min,
 )
-from systems.physics._kernels.boxes import _contact_point
+from systems.physics._kernels.shapes import contact_point
 from systems.physics._kernels.cells import _slot
 
 __all__ = []
@@ -189,6 +189,12 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
         cax, cay = -wax * nx * impulse, -way * ny * impulse
         cbx, cby = wbx * nx * impulse, wby * ny * impulse
         sx, sy = rx - nx * approach, ry - ny * approach
+        if nx != 0.0 and ny != 0.0 and (wax != way or wbx != wby):
+            # Held on one axis only, against a slope: friction opposes the
+            # sliding the normal impulse leaves (impulse.exchange_momentum).
+            after_x, after_y = rx + cax - cbx, ry + cay - cby
+            after = 0.0 + after_x * nx + after_y * ny
+            sx, sy = after_x - nx * after, after_y - ny * after
         sliding = math.sqrt(0.0 + sx * sx + sy * sy)
         total = inverse_a + inverse_b
         if friction > 0.0 and sliding > 0.0 and total > 0.0:
@@ -209,7 +215,7 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
 
 @_helper
 def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, ny: float, depth: float,
-            time: float, surface: float, box_a: Any, box_b: Any, trigger: bool) -> None:
+            time: float, surface: float, box_a: Any, shape_a: int, box_b: Any, shape_b: int, trigger: bool) -> None:
     """One contact per pair and step, the first's normal, time, surface and
     point, depths added up (Resolution.record); ``index``: the contacts by
     pair, a hash table. ``values`` columns: normal x and y, depth (px),
@@ -228,7 +234,7 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
     index[slot, 2] = k
     pairs[k, 0], pairs[k, 1] = a, b
     values[k, 0], values[k, 1], values[k, 2], values[k, 3], values[k, 4] = nx, ny, depth, time, surface
-    values[k, 5], values[k, 6] = _contact_point(box_a, box_b, nx, ny)
+    values[k, 5], values[k, 6] = contact_point(box_a, shape_a, box_b, shape_b, nx, ny)
     values[k, 7] = 1.0 if trigger else 0.0
 
 
@@ -241,8 +247,8 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
     held_a = _held_axes(body, ints, status, a, -nx, -ny)
     held_b = _held_axes(body, ints, status, b, nx, ny)
     _exchange(body, ints, a, b, nx, ny, held_a, held_b, step)
-    _record(contacts, index, status, a, b, nx, ny, depth, time, surface, _box_at(body, a, time),
-            _box_at(body, b, time), False)
+    _record(contacts, index, status, a, b, nx, ny, depth, time, surface, _box_at(body, a, time), ints[a, SHAPE],
+            _box_at(body, b, time), ints[b, SHAPE], False)
     vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
     axis, sign = _dominant(nx, ny)
     for row, pinner, off, toward, held in ((b, a, 1.0, -sign, pinned_a), (a, b, -1.0, sign, pinned_b)):

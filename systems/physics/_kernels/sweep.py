@@ -39,11 +39,12 @@ from systems.physics._kernels.table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
     EMPTY, ENTITY, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
     GRAVITY_SCALE, HEAP, HELD, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
-    ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, START, STATIC,
+    NOT_BOX, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE, START, STATIC,
     SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UNASKED, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS,
     VERSION, WIDENED, _box_at, _filed, _union, _within,
 )
 from systems.physics._kernels.boxes import _axis_overlap, _box_contact, _sweep_boxes
+from systems.physics._kernels.shapes import overlap, sweep
 from systems.physics._kernels.cells import (
     _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
 )
@@ -114,6 +115,28 @@ def _support(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: f
 
 # -- the sweeps (systems.physics._stages.sweep.Sweeper) -----------------------------------
 
+@_helper
+def _schedule_shapes(body: Any, ints: Any, ties: Any, a: int, b: int, now: float, box_a: Any, box_b: Any, rx: float,
+                     ry: float) -> tuple[bool, float, float, float, float]:
+    """``_schedule`` for a pair with a shape that is not a box, past the
+    swept boxes' test: (queued, time, normal x, normal y, surface), through
+    the shapes' narrow phase (Sweeper._schedule)."""
+    shape_a, shape_b = ints[a, SHAPE], ints[b, SHAPE]
+    hit, fraction, nx, ny, surface = sweep(box_a, shape_a, box_b, shape_b, rx, ry)
+    if hit:
+        return True, now + fraction * (1.0 - now), nx, ny, surface
+    # Already inside each other and still closing: an impact now.
+    if not (_axis_overlap(box_a[0], box_a[2], box_b[0], box_b[2]) > TOUCH_EPSILON
+            and _axis_overlap(box_a[1], box_a[3], box_b[1], box_b[3]) > TOUCH_EPSILON):
+        return False, 0.0, 0.0, 0.0, 0.0
+    tie = ties[(ints[a, ENTITY] * 40503 + ints[b, ENTITY] * 9973) % 256]
+    inside, nx, ny, depth, entry, surface = overlap(box_a, shape_a, _box_at(body, a, 0.0), box_b, shape_b,
+                                                    _box_at(body, b, 0.0), tie[0], tie[1])
+    if not inside or rx * nx + ry * ny <= 0.0:
+        return False, 0.0, 0.0, 0.0, 0.0
+    return True, now, nx, ny, surface
+
+
 @_inlined
 def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int, now: float,
               box_a: Any, box_b: Any) -> None:
@@ -131,6 +154,11 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
     top, bottom = (box_a[1] + ry, box_a[1] + box_a[3]) if ry < 0.0 else (box_a[1], box_a[1] + box_a[3] + ry)
     if (box_b[0] > right + SWEEP_SLOP or box_b[0] + box_b[2] < left - SWEEP_SLOP
             or box_b[1] > bottom + SWEEP_SLOP or box_b[1] + box_b[3] < top - SWEEP_SLOP):
+        return
+    if (ints[a, FLAGS] | ints[b, FLAGS]) & NOT_BOX:  # (FLAGS: on the row's first cache line)
+        found, time, nx, ny, surface = _schedule_shapes(body, ints, ties, a, b, now, box_a, box_b, rx, ry)
+        if found:
+            _push(queue, status, time, -surface, a, b, ints[a, VERSION], ints[b, VERSION], nx, ny)
         return
     hit, fraction, axis, sign, surface = _sweep_boxes(box_a, box_b, rx, ry)
     if hit:
@@ -166,9 +194,9 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
             other = out[k]
             if not ints[other, FLAGS] & STATIC or other == a or other == b:
                 continue
-            pressed, axis, side, depth, entry, surface = _box_contact(reach, _box_at(body, other, time), before,
-                                                                      _box_at(body, other, 0.0), 0.0, 1.0)
-            px, py = (1.0 * side, 0.0 * side) if axis == 0 else (0.0 * side, 1.0 * side)
+            pressed, px, py, depth, entry, surface = overlap(reach, ints[row, SHAPE], before,
+                                                             _box_at(body, other, time), ints[other, SHAPE],
+                                                             _box_at(body, other, 0.0), 0.0, 1.0)
             # Sweeper's _closing, operation for operation.
             closing = ((body[pusher, MOTION_X] - body[other, MOTION_X]) * push_x
                        + (body[pusher, MOTION_Y] - body[other, MOTION_Y]) * push_y)
@@ -315,8 +343,8 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     frozen_b = ints[b, IMPACTS] >= max_subdivisions
     if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:  # reported if they really go into each other, never resolved
         if approach * (1.0 - time) > SWEEP_SLOP and _permits(body, ints, status, filters, a, b, nx, ny):
-            _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time),
-                    _box_at(body, b, time), True)
+            _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time), ints[a, SHAPE],
+                    _box_at(body, b, time), ints[b, SHAPE], True)
         return
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
         return

@@ -20,10 +20,10 @@ __all__ = [
     "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS", "FRAME_X",
     "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "HEAP", "HEIGHT", "HELD", "IMPACTS",
     "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
-    "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "OCCUPIED", "OFFSET_X", "OFFSET_Y",
+    "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "NOT_BOX", "OCCUPIED", "OFFSET_X", "OFFSET_Y",
     "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED", "PINNER", "PINNER_OFF", "PULL_X",
-    "PULL_Y", "RECORDS", "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "SIDES",
-    "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS", "SUPPORT",
+    "PULL_Y", "RECORDS", "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "SHAPE",
+    "SIDES", "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS", "SUPPORT",
     "SUPPORTED", "SUPPORTS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED", "UP_X", "UP_Y",
     "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WIDENED", "WIDTH", "aligned_table",
 ]
@@ -60,17 +60,21 @@ FLOAT_COLUMNS = 48
 # Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
 # SUPPORTED direction bits, BOUNDS_VERSION, ENTITY id, LARGE (filed in the
 # list of large boxes), SPAN_* the cells it is filed under, the collider's
-# CATEGORY and MASK bits (read only in a step with layers), PINNER the row
+# CATEGORY and MASK bits (read only in a step with layers), SHAPE its
+# shape (systems.physics._kernels.shapes: BOX, CIRCLE, a triangle), PINNER the row
 # that pinned it, by direction bit (four columns), RIDE the platform row it
 # lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
 # far), SIDES its collider's faces that stop bodies (components.Side bits);
 # 24 a row, three cache lines.
 FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
-SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, PINNER, RIDE, RIDE_ORDER, SIDES = 8, 9, 10, 11, 12, 13, 16, 20, 21, 22
+SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, SHAPE = 8, 9, 10, 11, 12, 13, 14
+PINNER, RIDE, RIDE_ORDER, SIDES = 16, 20, 21, 22
 INT_COLUMNS = 24
 # FLAGS bits. HELD: a contact holds the body this step, so its velocity is
-# true for the rest of it (the reference's ``Path.free`` False).
-STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD = 1, 2, 4, 8, 16, 32, 64
+# true for the rest of it (the reference's ``Path.free`` False); NOT_BOX: its
+# SHAPE is not BOX (FLAGS shares the row's first cache line with what a pair's
+# first test reads, SHAPE does not).
+STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD, NOT_BOX = 1, 2, 4, 8, 16, 32, 64, 128
 
 # The step's parameters (a float array): dt (s), the Resolution's rest speed
 # (px/s), the bound on impacts a body may take, the grid's cell size (px),

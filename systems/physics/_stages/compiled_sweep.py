@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pygame import Vector2
 
-from components import ColliderType
+from components import ColliderType, Shape
 from systems.physics._kernels import background
+from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
 from systems.physics._kernels import boxes as kernel_boxes
 from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
@@ -39,17 +40,19 @@ __all__ = ["Swept", "ask_filters", "covers", "sweep_compiled"]
 
 _TIES = np.array(TIES)
 _STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
+#: Each shape's small int in the kernels (systems.physics._kernels.shapes).
+_SHAPE_CODES = {Shape(value): code for code, value in enumerate(SHAPE_VALUES)}
 
 
 #: Bodies of these kinds (``Found.kinds``) are left to the reference.
-_UNCOVERED = SHAPED | INELASTIC
+_UNCOVERED = INELASTIC
 
 
 def covers(collision: Found, state: Resolution) -> bool:
-    """Whether the kernel computes this step: every collider is a box, and every Physics
-    bounces (elasticity > 0), so no row is ever collided at once (the
-    bodies' kind bits, ``Found.kinds``); and the kernels run now (not off,
-    nor compiling in the background: ``background.use_kernels``)."""
+    """Whether the kernel computes this step: every Physics bounces
+    (elasticity > 0), so no row is ever collided at once (the bodies' kind
+    bits, ``Found.kinds``), and the kernels run now (not off, nor compiling
+    in the background: ``background.use_kernels``)."""
     return not collision.kinds & _UNCOVERED and background.use_kernels()
 
 
@@ -153,6 +156,9 @@ def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays,
     table[:, t.FRICTION] = body.friction
     ints[:, t.FLAGS] = t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
     colliders = collision.columns.colliders
+    if collision.kinds & SHAPED:  # (otherwise every row is a box, 0)
+        ints[:, t.SHAPE] = [_SHAPE_CODES[collider.shape] for collider in colliders]
+        ints[:, t.FLAGS] |= t.NOT_BOX * (ints[:, t.SHAPE] != BOX)
     if collision.kinds & TRIGGER:
         ints[:, t.FLAGS] |= t.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
     ints[:, t.SIDES] = [collider.sides.value for collider in colliders] if collision.one_way else kernel_settle.ALL_SIDES
