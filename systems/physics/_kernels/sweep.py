@@ -44,6 +44,7 @@ from systems.physics._kernels.table import (
     VERSION, WIDENED, _box_at, _filed, _union, _within,
 )
 from systems.physics._kernels.boxes import _axis_overlap, _box_contact, _sweep_boxes
+from systems.physics._kernels.rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
 from systems.physics._kernels.shapes import overlap, sweep
 from systems.physics._kernels.cells import (
     _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
@@ -331,9 +332,55 @@ def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any,
             _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
 
 
+# -- rows of boxes collided at once (systems.physics._kernels.rows) ------------------------
+
+@_helper
+def _collide(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
+             contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, axis: int, along: float,
+             step: Any, marks: Any, out: Any) -> bool:
+    """Sweeper._impact's find_row and Sweeper._settle_row: whether a and b
+    are part of a row, which is then collided and its bodies re-swept."""
+    dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
+    count, behind, ahead = find_row(body, ints, grid, links, status, filters, work, a, b, axis, along, time,
+                                    max_subdivisions, size, marks, out)
+    if not count:
+        return False
+    members, floats = work
+    for k in range(count):
+        row = members[k, MEMBER]
+        elapsed = time - body[row, START]
+        body[row, ORIGIN_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * elapsed
+        body[row, ORIGIN_Y] = body[row, ORIGIN_Y] + body[row, MOTION_Y] * elapsed
+        body[row, START] = time
+        floats[k, OLD_MOTION_X], floats[k, OLD_MOTION_Y] = body[row, MOTION_X], body[row, MOTION_Y]
+    settle_row(body, ints, status, contacts, index, work, count, behind, ahead, axis, along, time, dt)
+    for k in range(count):
+        row = members[k, MEMBER]
+        body[row, MOTION_X] = body[row, VEL_X] * dt + body[row, CARRY_X]  # velocity · dt + carry
+        body[row, MOTION_Y] = body[row, VEL_Y] * dt + body[row, CARRY_Y]
+        _changed(body, ints, grid, links, status, queue, events, ties, row, floats[k, OLD_MOTION_X],
+                 floats[k, OLD_MOTION_Y], time, max_subdivisions, size, marks, out)
+    return True
+
+
+@_inlined
+def _collide_row(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
+                 contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float,
+                 ny: float, step: Any, marks: Any, out: Any) -> bool:
+    """Whether the impact of rows a < b along the normal (nx, ny) (a -> b)
+    at step fraction ``time`` strikes a row of boxes, which is then
+    collided at once and its bodies re-swept (Sweeper._impact's call of
+    find_row, for a pair neither held nor frozen)."""
+    if _bouncy(body, ints, a, b):  # (find_row's first test, inline: most pairs of a bouncy scene stop there)
+        return False
+    axis = 0 if nx != 0.0 else 1
+    return _collide(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b,
+                    time, axis, nx if axis == 0 else ny, step, marks, out)
+
+
 @_helper
 def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
-            contacts: Any, index: Any, filters: Any, a: int, b: int, time: float, nx: float, ny: float,
+            contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float, ny: float,
             surface: float, step: Any, marks: Any, out: Any) -> None:
     """Resolve one impact at step fraction ``time`` and re-sweep who changed
     (Sweeper._impact; ``step``: the step's parameters, ``DT``...)."""
@@ -360,6 +407,11 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     held_b = bool(ints[b, FLAGS] & STATIC) or bool(ints[b, PINNED] & _bit(axis, sign))
     if _squeezed(body, ints, grid, links, status, a, b, time, nx, ny, held_a, held_b, size, marks, out):
         _crush(body, ints, grid, links, status, queue, events, ties, a, b, time, size, marks, out)
+        return
+    # A row of boxes touching end to end, struck without bouncing: collided at once.
+    if not (held_a or held_b or frozen_a or frozen_b) and _collide_row(
+            body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b, time, nx, ny,
+            step, marks, out):
         return
     old_ax, old_ay, old_bx, old_by = body[a, MOTION_X], body[a, MOTION_Y], body[b, MOTION_X], body[b, MOTION_Y]
     lag_a, lag_b = _lags(body, ints, a, b, nx, ny, time, step)
@@ -412,7 +464,7 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     index = int_array(slots, 3)
     filters = (int_array(slots, 3), int_array(capacity, 2))
     # (run_sweeps sets them up)
-    return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters
+    return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters, row_buffers(rows)
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
@@ -453,7 +505,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     Returns (status, contacts (values, rows), widened (boxes, rows), met
     pairs, unasked pairs), the last four in ``buffers``; see the column names above.
     """
-    grid, links, queue, contacts, events, index, marks, out, filters = buffers
+    grid, links, queue, contacts, events, index, marks, out, filters, work = buffers
     rows = body.shape[0]
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
@@ -482,6 +534,6 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
         k = _pop(queue, status)
         a, b = keys[k, 0], keys[k, 1]
         if ints[a, VERSION] == keys[k, 2] and ints[b, VERSION] == keys[k, 3]:
-            _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, a, b,
+            _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b,
                     records[k, 0], records[k, 2], records[k, 3], -records[k, 1], step, marks, out)
     return status, contacts, events, filters[1]

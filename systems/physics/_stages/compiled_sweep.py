@@ -27,7 +27,7 @@ from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
 from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
-from systems.physics._bodies.kinds import INELASTIC, SHAPED, TRIGGER
+from systems.physics._bodies.kinds import SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
 from systems.physics._bodies.body import Body
 from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
@@ -44,16 +44,11 @@ _STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
 _SHAPE_CODES = {Shape(value): code for code, value in enumerate(SHAPE_VALUES)}
 
 
-#: Bodies of these kinds (``Found.kinds``) are left to the reference.
-_UNCOVERED = INELASTIC
-
-
-def covers(collision: Found, state: Resolution) -> bool:
-    """Whether the kernel computes this step: every Physics bounces
-    (elasticity > 0), so no row is ever collided at once (the bodies' kind
-    bits, ``Found.kinds``), and the kernels run now (not off, nor compiling
-    in the background: ``background.use_kernels``)."""
-    return not collision.kinds & _UNCOVERED and background.use_kernels()
+def covers() -> bool:
+    """Whether the kernel computes this step: it covers every scene, and
+    runs whenever the kernels do (not off, nor compiling in the
+    background: ``background.use_kernels``)."""
+    return background.use_kernels()
 
 
 @dataclass(frozen=True, slots=True)

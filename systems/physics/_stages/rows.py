@@ -169,7 +169,10 @@ def _passed(masses: list[float], before: list[float], after: list[float], from_b
     order along +axis: from a stop behind, what the row gained; then at
     each body, what it gave up."""
     gained = [m * (v - u) for m, u, v in zip(masses, before, after)]
-    passed = [sum(gained)] if from_behind else []
+    total = 0.0
+    for change in gained:  # in order, as the compiled sweep adds them (Python 3.12's sum() compensates)
+        total += change
+    passed = [total] if from_behind else []
     carried = passed[0] if from_behind else 0.0
     for change in gained:
         carried -= change

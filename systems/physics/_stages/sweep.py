@@ -124,7 +124,7 @@ class Sweeper:
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Found.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
-        if self.compiled and covers(collision, state):
+        if self.compiled and covers():
             self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], verdicts,
                                         self.max_subdivisions, self._buffers)
             self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
