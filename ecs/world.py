@@ -144,7 +144,9 @@ class World:
 
     def collision_filter(self, handler: CollisionFilter | None = None) -> Any:
         """Call ``handler(a, b)`` (entity ids) before a pair is resolved, once
-        per pair and step, in resolution order; returning ``False`` lets the
+        per pair and step (the swept pipeline asks about each of the step's
+        candidate pairs first, in entity order, then about pairs met mid-step
+        as they meet); returning ``False`` lets the
         pair pass through each other this step: no push, no momentum, no
         contact, no Touching flag (a bullet and its shooter). Works as a
         decorator; returns the handler. A filter that raises lets the pair

@@ -13,7 +13,7 @@ from typing import Any
 
 from systems.physics._kernels.jit import helper as _helper
 from systems.physics._kernels.table import (
-    CONTACTS, ELASTICITY, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, ONE_WAY_TOLERANCE, OVERFLOW,
+    CONTACTS, ELASTICITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, ONE_WAY_TOLERANCE, OVERFLOW,
     PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES, RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES,
     STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X, UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at,
     _max, _min,
@@ -55,6 +55,8 @@ def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx
     only a body that lay outside it when the step began
     (resolution.through_faces), and the collision filters let them (``_allows``)."""
     for row, other, tx, ty in ((a, b, nx, ny), (b, a, -nx, -ny)):
+        if not status[FACES_RUN]:  # (no SIDES to read)
+            break
         sides = ints[row, SIDES]
         if sides == ALL_SIDES:
             continue
@@ -278,8 +280,8 @@ def _note_rider(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny
     this step (Resolution._note_rider)."""
     for platform, rider, sign in ((a, b, 1.0), (b, a, -1.0)):
         upx, upy = nx * sign, ny * sign
-        if (ints[platform, FLAGS] & STATIC and not ints[rider, FLAGS] & (STATIC | TRIGGER)
-                and ints[rider, RIDE] < 0 and 0.0 + upx * ux + upy * uy > 0.5):
+        if (0.0 + upx * ux + upy * uy > 0.5 and ints[platform, FLAGS] & STATIC
+                and not ints[rider, FLAGS] & (STATIC | TRIGGER) and ints[rider, RIDE] < 0):
             ints[rider, RIDE], ints[rider, RIDE_ORDER] = platform, status[RIDES]
             body[rider, RIDE_X], body[rider, RIDE_Y] = upx, upy
             status[RIDES] += 1

@@ -37,9 +37,9 @@ from systems.physics._kernels.jit import inlined_helper as _inlined
 from systems.physics._kernels.jit import kernel as _kernel
 from systems.physics._kernels.table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
-    EMPTY, ENTITY, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
+    EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
     GRAVITY_SCALE, HEAP, HELD, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
-    NOT_BOX, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE, START, STATIC,
+    NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE, START, STATIC,
     SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UNASKED, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS,
     VERSION, WIDENED, _box_at, _filed, _union, _within,
 )
@@ -511,12 +511,14 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     status[FROZEN] = -1
     status[LAYERS] = step[LAYERED] != 0.0
     status[FILTERED_RUN] = step[FILTERED] != 0.0
+    status[FACES_RUN] = step[ONE_WAY_FACES] != 0.0
     size = step[CELL_SIZE]
     # What a run reads before writing: the hash tables' slots and each row's mark (_link_pairs sets
     # every row's links).
     grid[0][:, 2] = EMPTY
     index[:, 2] = EMPTY
-    filters[0][:, 2] = EMPTY
+    if status[FILTERED_RUN]:
+        filters[0][:, 2] = EMPTY
     marks[:rows] = 0
     for k in range(verdicts.shape[0]):
         slot = _slot(filters[0], verdicts[k, 0], verdicts[k, 1], True, status, VERDICTS)

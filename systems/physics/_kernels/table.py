@@ -17,15 +17,16 @@ from systems.physics._kernels.jit import helper as _helper
 __all__ = [
     "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
     "CATEGORY", "CELL_SIZE", "CONTACTS", "COUNTERS", "CRUSHED", "DT", "ELASTICITY", "EMPTY", "ENTITY", "ENTRIES",
-    "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS", "FRAME_X",
-    "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "HEAP", "HEIGHT", "HELD", "IMPACTS",
+    "FACES_RUN", "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS",
+    "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "HEAP", "HEIGHT", "HELD", "IMPACTS",
     "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
     "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "NOT_BOX", "OCCUPIED", "OFFSET_X", "OFFSET_Y",
-    "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED", "PINNER", "PINNER_OFF", "PULL_X",
-    "PULL_Y", "RECORDS", "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "SHAPE",
-    "SIDES", "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS", "SUPPORT",
-    "SUPPORTED", "SUPPORTS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED", "UP_X", "UP_Y",
-    "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WIDENED", "WIDTH", "aligned_table",
+    "ONE_WAY_FACES", "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED", "PINNER",
+    "PINNER_OFF", "PULL_X", "PULL_Y", "RECORDS", "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER",
+    "RIDE_X", "RIDE_Y", "SHAPE", "SIDES", "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC",
+    "STEP_PARAMETERS", "SUPPORT", "SUPPORTED", "SUPPORTS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER",
+    "UNASKED", "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WIDENED", "WIDTH",
+    "aligned_table",
 ]
 
 
@@ -80,9 +81,9 @@ STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD, NOT_BOX = 1, 2, 4, 8, 1
 # (px/s), the bound on impacts a body may take, the grid's cell size (px),
 # 1.0 if some collider is on layers, gravity's pull over one step (g·dt,
 # px/s), the unit vector against gravity (zero without gravity), and 1.0
-# if collision filters are asked.
-DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y, FILTERED = range(10)
-STEP_PARAMETERS = 10
+# if collision filters are asked, 1.0 if some collider has one-way faces.
+DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y, FILTERED, ONE_WAY_FACES = range(11)
+STEP_PARAMETERS = 11
 
 
 # -- Python's min and max on two floats (the first wins a tie) -----------------
@@ -136,10 +137,11 @@ def _within(box: Any, outer: Any) -> bool:
 # caller retries with bigger ones), FROZEN the first row that reached the bound on impacts
 # (-1 if none), LAYERS whether some collider is on layers (the step's ``LAYERED``), VERDICTS
 # the collision filters' verdicts held and UNASKED the pairs the run met that no filter was
-# asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked.
+# asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked,
+# FACES_RUN whether some collider has one-way faces.
 (OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
- LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN) = range(18)
-COUNTERS = 18
+ LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN) = range(19)
+COUNTERS = 19
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 

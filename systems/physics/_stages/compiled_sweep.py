@@ -102,7 +102,7 @@ def sweep_compiled(collision: Found, state: Resolution, dt: float, pull: Vector2
     step[[t.DT, t.REST_SPEED, t.MAX_SUBDIVISIONS, t.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
                                                                    collision.grid.cell_size)
     step[[t.LAYERED, t.PULL_X, t.PULL_Y, t.UP_X, t.UP_Y]] = collision.layered, *pull, *state.up
-    step[t.FILTERED] = bool(state.filters)
+    step[[t.FILTERED, t.ONE_WAY_FACES]] = bool(state.filters), collision.one_way
     arrays, table, ints = _gather(collision, riders, bool(pull))
     pairs = collision.pair_rows()
     buffers = k.buffers_for(buffers, len(pairs), len(table))
@@ -205,10 +205,11 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
             if ints[row, t.SUPPORTED] & (1 << index):
                 state.supported[(int(entities[row]), 1 << index)] = float(table[row, t.SUPPORT + index])
     state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
-    riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
-    for row in riders[np.argsort(ints[riders, t.RIDE_ORDER])].tolist():  # in the order they landed
-        state.rides[int(entities[row])] = Ride(int(entities[ints[row, t.RIDE]]),
-                                               Vector2(table[row, t.RIDE_X], table[row, t.RIDE_Y]))
+    if state.up:  # (a body lands on a platform only under gravity)
+        riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
+        for row in riders[np.argsort(ints[riders, t.RIDE_ORDER])].tolist():  # in the order they landed
+            state.rides[int(entities[row])] = Ride(int(entities[ints[row, t.RIDE]]),
+                                                   Vector2(table[row, t.RIDE_X], table[row, t.RIDE_Y]))
     state.swept_pinner = partial(_pinner, collision, table, ints)
     return moved, ends
 
