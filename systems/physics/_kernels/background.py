@@ -1,6 +1,6 @@
 """When the stages hand work to the compiled kernels: never a frozen first run.
 
-numba compiles the kernels the first time they are called (about 30 s on a
+numba compiles the kernels the first time they are called (about 45 s on a
 2-core machine) and caches the machine code on disk (``jit``); later runs
 load it in a fraction of a second. The stages ask ``use_kernels()`` before
 each piece of work the kernels could do, and otherwise run the Python
@@ -148,7 +148,7 @@ def start() -> None:
         return
     _state = _State.COMPILING
     _prepare()
-    _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about 30 s on "
+    _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about 45 s on "
                  "2 cores); the game runs meanwhile, on the same physics in Python")
 
 
@@ -188,7 +188,7 @@ def compile_here() -> None:
     began = time.perf_counter()
     cold = not cached()
     if cold:
-        _log.warning("ecs_arcade: compiling the physics kernels (first run only, about 30 s on 2 cores); the "
+        _log.warning("ecs_arcade: compiling the physics kernels (first run only, about 45 s on 2 cores); the "
                      "physics waits for them")
     _load()
     _state = _State.READY

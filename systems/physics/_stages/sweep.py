@@ -68,6 +68,12 @@ Impact = tuple[float, float, int, int, int, int, int, Vector2]
 
 _NO_VERDICTS = np.zeros((0, 3), np.int64)
 
+#: Pieces of level geometry per moving body beyond which this sweep runs instead of the kernel,
+#: whose tables read and file every body every step where this one looks only at the movers'
+#: pairs (the crossover is measured in benchmarks/README.md, "Level geometry"). The two give the
+#: same floats.
+LEVEL_PER_MOVER = 16
+
 
 @dataclass(slots=True, eq=False)
 class Path:
@@ -124,7 +130,8 @@ class Sweeper:
         self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Found.widen)
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
-        if self.compiled and covers():
+        level = len(collision.level)
+        if self.compiled and covers() and level <= LEVEL_PER_MOVER * (len(collision.columns.entities) - level):
             self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], verdicts,
                                         self.max_subdivisions, self._buffers)
             self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for

@@ -405,3 +405,19 @@ def test_an_aligned_table_starts_each_row_on_a_cache_line(rows):
 def test_a_table_of_rows_that_are_not_whole_cache_lines_is_refused():
     with pytest.raises(ValueError, match="columns"):
         kernel_table.aligned_table(4, 28)
+
+
+@pytest.mark.parametrize("tiles, swept_by_kernel", [(16, True), (17, False)])
+def test_a_level_far_larger_than_its_movers_is_swept_without_the_kernel(tiles: int, swept_by_kernel: bool,
+                                                                        kernel_calls: list[int]) -> None:
+    # The kernel reads and files every body each step, the Python sweep only the movers' pairs:
+    # past LEVEL_PER_MOVER (16) pieces of level geometry per moving body the Python one runs.
+    # One crate falls on a row of `tiles` 16 px tiles; it lands the same either way.
+    world = World(gravity=(0, 980))
+    for i in range(tiles):
+        world.create_entity(Transform((16.0 * i, 100.0)), Collider((16, 16), type=ColliderType.STATIC))
+    crate = world.create_entity(Transform((20.0, 80.0)), Collider((8, 8)), Physics())
+    for _ in range(30):
+        world.step(1 / 60)
+    assert (len(kernel_calls) == 30) is swept_by_kernel and (len(kernel_calls) == 0) is not swept_by_kernel
+    assert world.component_for_entity(crate, Transform).position.y == pytest.approx(92.0)  # resting on y = 100
