@@ -131,7 +131,7 @@ class Sweeper:
         self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
         verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
         level = len(collision.level)
-        if self.compiled and covers() and level <= LEVEL_PER_MOVER * (len(collision.columns.entities) - level):
+        if self.compiled and covers() and level <= LEVEL_PER_MOVER * max(len(collision.columns.entities) - level, 1):
             self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], verdicts,
                                         self.max_subdivisions, self._buffers)
             self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
