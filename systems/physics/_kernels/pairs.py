@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from systems.physics._broad.grid import CROWD, LARGE_SPAN, PILE
+from systems.physics._kernels.cells import _span
 from systems.physics._kernels.jit import helper, kernel
 
 __all__ = ["APART", "DONE", "FULL", "LEVEL", "SKIP", "SPREAD", "grid_pairs", "group_by_row"]
@@ -47,14 +48,6 @@ DONE, FULL, SPREAD = 0, 1, 2
 #: level geometry): two rows sharing a bit are never paired.
 SKIP, APART, LEVEL = 1, 2, 4
 KINDS = 8  # (kinds 0 to SKIP | APART | LEVEL)
-
-
-# First and last column and row of the cells a box covers (grid._span).
-# Restated, not imported from systems.physics._kernels.sweep: numba's disk cache is
-# invalidated only by changes to the cached function's own file.
-@helper
-def _span(x: float, y: float, w: float, h: float, size: float) -> tuple[int, int, int, int]:
-    return math.floor(x / size), math.floor(y / size), math.floor((x + w) / size), math.floor((y + h) / size)
 
 
 # Whether two boxes overlap or touch (grid._touch).

@@ -50,7 +50,7 @@ def _outside(box: Any, other: Any, face: int, tolerance: float) -> bool:
 
 @_helper
 def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx: float, ny: float) -> bool:
-    """Whether rows a < b may collide through a contact along (nx, ny)
+    """Whether rows a and b may collide through a contact along (nx, ny)
     (a->b): each one's face toward the other stops bodies, a one-way face
     only a body that lay outside it when the step began
     (resolution.through_faces), and the collision filters let them (``_allows``)."""
@@ -77,7 +77,7 @@ def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx
 
 @_helper
 def _allows(filters: Any, status: Any, a: int, b: int) -> bool:
-    """The filters' verdict on rows a < b (Resolution.allows), logging the
+    """The filters' verdict on rows a and b, in that order (Resolution.allows), logging the
     pair if they were not asked about it."""
     table, unasked = filters
     known = status[VERDICTS]
