@@ -2,11 +2,11 @@
 random scenes that take each of the core's paths (the README's promise).
 
 Each kernel mode runs in a process of its own (``ECS_ARCADE_JIT`` is read at import). The
-scenes mix what takes each path: elastic boxes without gravity (the compiled sweep), piles
-spawned on one spot (the pile relaxation, whose sums depend on pair order), and gravity with
-ramps, a one-way ledge, a lift, circles and random materials (the Python sweep over the
-compiled broad phase's pairs, listed in another order than the grid lists them), and the same
-with TRIGGER coins on a layer (the grid's pairs in both modes).
+scenes mix elastic boxes without gravity, piles spawned on one spot (the pile relaxation,
+whose sums depend on pair order), gravity with ramps, a one-way ledge, a lift, circles and
+random materials, and the same with TRIGGER coins on a layer. With the kernels on, every one
+of them is swept by the compiled sweep over the compiled broad phase's pairs (listed in
+another order than the grid lists them); with them off, by the Python sweep over the grid's.
 """
 
 from __future__ import annotations
