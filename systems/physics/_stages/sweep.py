@@ -28,8 +28,9 @@ velocity along the normal. A resting contact (approaching at the
 Resolution's rest_speed or slower) bounces nothing and is settled at the
 step's velocity, as before; once a contact holds a body, its velocity is
 true for the rest of the step (``Path.free``). The compiled kernel
-(``systems.physics._stages.compiled_sweep``) computes the same steps bit for bit, gravity and
-riders included, for the scenes it covers (``covers``).
+(``systems.physics._stages.compiled_sweep``) computes the same steps bit for bit, and runs
+instead of this one whenever the kernels do, unless level geometry outnumbers the moving bodies
+(``LEVEL_PER_MOVER``); this one is the reference its property tests compare it with.
 """
 
 from __future__ import annotations
