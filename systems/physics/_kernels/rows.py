@@ -17,9 +17,9 @@ import numpy as np
 from systems.physics._kernels.boxes import _axis_overlap, _gap
 from systems.physics._kernels.cells import _candidates
 from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.settle import _bit, _held_axes, _permits, _record
+from systems.physics._kernels.settle import _bit, _held_axes, _material, _permits, _record
 from systems.physics._kernels.table import (
-    CARRY_X, CARRY_Y, ELASTICITY, FLAGS, FRAME_X, FRAME_Y, FRICTION, IMPACTS, INV_MASS, NOT_BOX, PHYSICS, PINNED,
+    CARRY_X, CARRY_Y, FLAGS, FRAME_X, FRAME_Y, IMPACTS, INV_MASS, NOT_BOX, PHYSICS, PINNED,
     SHAPE, STATIC, SUPPORT, SUPPORTED, SUPPORTS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, VEL_X, _box_at, _max,
     _min,
 )
@@ -68,14 +68,7 @@ def _speed(body: Any, ints: Any, row: int, axis: int) -> float:
 @_helper
 def _bouncy(body: Any, ints: Any, a: int, b: int) -> bool:
     """rows._bouncy: whether the pair's elasticity (resolution.material) is above 0."""
-    physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
-    if physics_a and physics_b:
-        elasticity = _max(body[a, ELASTICITY], body[b, ELASTICITY])
-    elif physics_a or physics_b:
-        elasticity = body[a if physics_a else b, ELASTICITY]
-    else:
-        elasticity = 0.0
-    return bool(elasticity > 0.0)
+    return bool(_material(body, ints, a, b)[0] > 0.0)
 
 
 @_helper
@@ -276,13 +269,7 @@ def _rub(body: Any, ints: Any, a: int, b: int, other: int, impulse: float) -> No
     """rows._rub: Coulomb friction between neighbours a and b along axis
     ``other``, at most their friction times the normal ``impulse``
     (mass·px/s), never more than stops their sliding."""
-    physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
-    if physics_a and physics_b:
-        friction = _min(body[a, FRICTION], body[b, FRICTION])
-    elif physics_a or physics_b:
-        friction = body[a if physics_a else b, FRICTION]
-    else:
-        friction = 0.0
+    friction = _material(body, ints, a, b)[1]
     sliding = _speed(body, ints, a, other) - _speed(body, ints, b, other)
     total = body[a, INV_MASS] + body[b, INV_MASS]
     if friction <= 0.0 or sliding == 0.0 or total == 0.0:

@@ -161,6 +161,20 @@ def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_
     return _held_axis(body, ints, row, push_x, 0, vx), _held_axis(body, ints, row, push_y, 1, vy)
 
 
+@_helper
+def _material(body: Any, ints: Any, a: int, b: int) -> tuple[float, float]:
+    """Elasticity and friction of rows a and b (resolution.material): the
+    larger elasticity and the smaller friction; a row without Physics
+    brings none, so the other's stand; (0, 0) if neither has Physics."""
+    physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
+    if physics_a and physics_b:
+        return _max(body[a, ELASTICITY], body[b, ELASTICITY]), _min(body[a, FRICTION], body[b, FRICTION])
+    if physics_a or physics_b:
+        only = a if physics_a else b
+        return body[only, ELASTICITY], body[only, FRICTION]
+    return 0.0, 0.0
+
+
 # Impulse form of Luke Godfrey's *Rectangle Collisions* momentum exchange,
 # with Coulomb friction (Resolution.exchange, impulse.exchange_momentum).
 @_helper
@@ -171,12 +185,7 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
         return
     rest_speed = step[REST_SPEED]
     vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
-    if physics_a and physics_b:
-        elasticity = _max(body[a, ELASTICITY], body[b, ELASTICITY])
-        friction = _min(body[a, FRICTION], body[b, FRICTION])
-    else:
-        only = a if physics_a else b
-        elasticity, friction = body[only, ELASTICITY], body[only, FRICTION]
+    elasticity, friction = _material(body, ints, a, b)
     if 0.0 + (vax - vbx) * nx + (vay - vby) * ny <= rest_speed:
         elasticity = 0.0
     inverse_a, inverse_b = body[a, INV_MASS], body[b, INV_MASS]
