@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import struct
+import subprocess
+import sys
 import wave
 from pathlib import Path
 
@@ -12,6 +15,7 @@ from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 
 DT = 1.0 / 60.0
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def box(world: World, x: float, y: float, w: float = 10.0, h: float | None = None, **physics) -> int:
@@ -64,3 +68,28 @@ def write_wav(path: Path, seconds: float = 0.05, rate: int = 22050) -> Path:
         out.setframerate(rate)
         out.writeframes(b"".join(struct.pack("<h", (i % 50) * 400 - 10000) for i in range(int(seconds * rate))))
     return path
+
+
+def state_lines(world: World) -> list[str]:
+    """Every body's position and velocity, and every field of the step's contacts, as exact
+    hex floats: what two runs of one scene must agree on, bit for bit."""
+    lines = [f"{e} {t.position.x.hex()} {t.position.y.hex()} {p.velocity.x.hex()} {p.velocity.y.hex()}"
+             for e, (t, p) in sorted(world.get_components(Transform, Physics))]
+    lines += [f"{c.a} {c.b} {c.normal.x.hex()} {c.normal.y.hex()} {c.depth.hex()} {c.time.hex()} "
+              f"{c.surface.hex()} {c.point.x.hex()} {c.point.y.hex()} {c.trigger}" for c in world.contacts]
+    return lines
+
+
+def mode_environment(mode: str) -> dict[str, str]:
+    """The environment of a headless Python process whose kernels run in ``mode``
+    (``ECS_ARCADE_JIT``, read at import), with the project and these helpers importable."""
+    return {**os.environ, "ECS_ARCADE_JIT": mode, "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "tests"))),
+            "SDL_VIDEODRIVER": "dummy"}
+
+
+def run_in_mode(script: str, mode: str, *args: str) -> list[str]:
+    """The lines the Python ``script`` prints, run with ``args`` in a process of its own whose
+    kernels run in ``mode``."""
+    done = subprocess.run([sys.executable, "-c", script, *args], env=mode_environment(mode), capture_output=True,
+                          text=True, check=True, cwd=ROOT)
+    return done.stdout.splitlines()

@@ -11,17 +11,13 @@ another order than the grid lists them); with them off, by the Python sweep over
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from helpers import run_in_mode
 
 SCENES = r'''
 import hashlib, random, sys
+from helpers import state_lines
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 
@@ -61,29 +57,19 @@ for seed in range(int(sys.argv[1])):
         world, digest = scene(seed, continuous), hashlib.sha256()
         for _ in range(90):
             world.step(1 / 60)
-            for e, (t, p) in sorted(world.get_components(Transform, Physics)):
-                digest.update(f"{e} {t.position.x.hex()} {t.position.y.hex()} {p.velocity.x.hex()} "
-                              f"{p.velocity.y.hex()}".encode())
-            for c in world.contacts:
-                digest.update(f"{c.a} {c.b} {c.normal.x.hex()} {c.normal.y.hex()} {c.depth.hex()}".encode())
+            for line in state_lines(world):
+                digest.update(line.encode())
         print(seed, continuous, digest.hexdigest())
 from systems.physics._kernels import jit
 print("compiled" if jit.ENABLED else "python")
 '''
 
 
-def run_scenes(mode: str, seeds: int) -> list[str]:
-    env = {**os.environ, "ECS_ARCADE_JIT": mode, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy"}
-    done = subprocess.run([sys.executable, "-c", SCENES, str(seeds)], env=env, capture_output=True, text=True,
-                          check=True, cwd=ROOT)
-    return done.stdout.splitlines()
-
-
 def test_random_scenes_give_the_same_floats_compiled_and_not() -> None:
-    compiled = run_scenes("1", 9)
+    compiled = run_in_mode(SCENES, "1", "9")
     if compiled[-1] != "compiled":
         pytest.skip("numba is not installed here: there is only one mode")
-    python = run_scenes("0", 9)
+    python = run_in_mode(SCENES, "0", "9")
     assert python[-1] == "python"
     assert len(compiled) == 19  # 9 seeds × 2 pipelines, and the mode
     assert compiled[:-1] == python[:-1]

@@ -15,18 +15,16 @@ must have swept every step through the kernel, and the reference must have colli
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[3]
+from helpers import ROOT, mode_environment
 LENGTH = 480.0  # px, the arena's inside along the lanes
 LANE = 40.0  # px between lanes
 STEPS = 30
@@ -35,6 +33,7 @@ STEPS = 30
 # the compiled sweep took and how many rows the reference collided.
 WORKER = r'''
 import hashlib, json, sys
+from helpers import state_lines
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 from systems.physics._kernels import jit
@@ -80,12 +79,8 @@ for line in sys.stdin:
     for _ in range(STEPS):
         world.step(1 / 60)
         digest = hashlib.sha256(repr(sorted(world.response.crushed)).encode())
-        for e, (t, p) in sorted(world.get_components(Transform, Physics)):
-            digest.update(f"{e} {t.position.x.hex()} {t.position.y.hex()} {p.velocity.x.hex()} "
-                          f"{p.velocity.y.hex()}".encode())
-        for c in world.contacts:
-            digest.update(f"{c.a} {c.b} {c.normal.x.hex()} {c.normal.y.hex()} {c.depth.hex()} {c.time.hex()} "
-                          f"{c.surface.hex()} {c.point.x.hex()} {c.point.y.hex()}".encode())
+        for line in state_lines(world):
+            digest.update(line.encode())
         steps.append(digest.hexdigest()[:16])
     print(json.dumps({"steps": steps, **counts}), flush=True)
 '''.replace("LENGTH", repr(LENGTH)).replace("LANE", repr(LANE)).replace("STEPS", str(STEPS))
@@ -95,8 +90,7 @@ class Worker:
     """A process stepping scenes in one kernel mode (``ECS_ARCADE_JIT``)."""
 
     def __init__(self, mode: str) -> None:
-        env = {**os.environ, "ECS_ARCADE_JIT": mode, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy",
-               "PYTHONWARNINGS": "ignore"}
+        env = {**mode_environment(mode), "PYTHONWARNINGS": "ignore"}
         self.process = subprocess.Popen([sys.executable, "-c", WORKER], env=env, cwd=ROOT, text=True,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.ready = self._line()

@@ -10,17 +10,13 @@ contact (normal, depth, time, surface, point) are hashed each step.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from helpers import run_in_mode
 
 SCENES = r'''
 import hashlib, random, sys
+from helpers import state_lines
 from components import Collider, ColliderType, Physics, Shape, Transform
 from ecs import World
 from systems.physics._stages import sweep as sweep_stage
@@ -78,27 +74,16 @@ for seed in range(int(sys.argv[1])):
         for _ in range(60):
             world.step(1 / 60)
             steps += 1
-            for e, (t, p) in sorted(world.get_components(Transform, Physics)):
-                digest.update(f"{e} {t.position.x.hex()} {t.position.y.hex()} {p.velocity.x.hex()} "
-                              f"{p.velocity.y.hex()}".encode())
-            for c in world.contacts:
-                digest.update(f"{c.a} {c.b} {c.normal.x.hex()} {c.normal.y.hex()} {c.depth.hex()} {c.time.hex()} "
-                              f"{c.surface.hex()} {c.point.x.hex()} {c.point.y.hex()}".encode())
+            for line in state_lines(world):
+                digest.update(line.encode())
         print(seed, make.__name__, digest.hexdigest())
 print(calls[0], steps)
 '''
 
 
-def run_scenes(mode: str, seeds: int) -> list[str]:
-    env = {**os.environ, "ECS_ARCADE_JIT": mode, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy"}
-    done = subprocess.run([sys.executable, "-c", SCENES, str(seeds)], env=env, capture_output=True, text=True,
-                          check=True, cwd=ROOT)
-    return done.stdout.splitlines()
-
-
 def test_circles_and_triangles_give_the_same_floats_through_the_kernel() -> None:
-    compiled = run_scenes("1", 3)
-    python = run_scenes("0", 3)
+    compiled = run_in_mode(SCENES, "1", "3")
+    python = run_in_mode(SCENES, "0", "3")
     assert python[-1] == "0 360"  # the reference alone: 3 seeds × 2 scenes × 60 steps
     if compiled[-1] == "0 360":
         pytest.skip("numba is not installed here: there is only one mode")
