@@ -30,7 +30,7 @@ from components import ALL, ColliderType
 from ecs import World
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
-from systems.physics._stages import compiled_sweep
+from systems.physics._stages import sweep as sweep_stage
 from systems.physics._bodies.table import read_arrays
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
@@ -77,7 +77,7 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     layers = np.tile(np.array([1, ALL], np.int64), (len(boxes), 1))  # every box on the default layer
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
-    _, table, ints = compiled_sweep._gather(collision, [], False)
+    _, table, ints = sweep_stage._gather(collision, [], False)
     step = np.zeros(kernel_table.STEP_PARAMETERS)
     step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
     pairs, ties, verdicts = collision.pair_rows(), np.array(TIES), np.zeros((0, 3), np.int64)
@@ -92,7 +92,7 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
     _, body, flags = sweep()
-    moved, ends = compiled_sweep._ends(body, flags)
+    moved, ends = sweep_stage._ends(body, flags)
     transforms = [collision.columns.transforms[row] for row in moved.tolist()]
     physics = [collision.columns.physics[row] for row in moved.tolist()]
     positions = ends.tolist()

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import struct
 import subprocess
 import sys
 import wave
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
+from systems.physics._kernels.plain import Kernels
 
 DT = 1.0 / 60.0
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,3 +97,19 @@ def run_in_mode(script: str, mode: str, *args: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", script, *args], env=mode_environment(mode), capture_output=True,
                           text=True, check=True, cwd=ROOT)
     return done.stdout.splitlines()
+
+
+def counted(kernels: Kernels, calls: Counter[str]) -> Kernels:
+    """``kernels`` with every call of an entry point counted in ``calls``, by its name."""
+
+    def count(name: str) -> Any:
+        kernel = getattr(kernels, name)
+
+        def call(*args: Any) -> Any:
+            calls[name] += 1
+            return kernel(*args)
+
+        return call
+
+    names = ("grid_pairs", "group_by_row", "overlapping", "run_sweeps")
+    return dataclasses.replace(kernels, **{name: count(name) for name in names})

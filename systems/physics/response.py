@@ -84,10 +84,9 @@ class ResponseSystem(esper.Processor):
             record(step, memory, dict(self.world.get_component(Touching)))
 
     def _sweep(self, step: StepContext) -> None:
-        """The sweep stage (``systems.physics._stages.sweep``): the pairs it met and what
-        the compiled kernel found go into ``step``."""
-        step.met, step.swept = self.sweeper.run(step.collision, step.state, step.dt, step.gravity,
-                                                riders=step.riders)
+        """The sweep stage (``systems.physics._stages.sweep``): what it found for push-out goes
+        into ``step``."""
+        step.swept = self.sweeper.run(step.collision, step.state, step.dt, step.gravity, step.riders)
 
     @property
     def gravity(self) -> Vector2:

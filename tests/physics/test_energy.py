@@ -146,7 +146,7 @@ SIDE = 240.0  # px, inside of the arena
 WALL = 60.0  # px, thicker than any body moves in a step here (900 px/s = 15 px)
 SPEED = 900.0  # px/s, top speed of a body at the start
 LIFT = 60.0  # px/s, top speed of a lift (U)
-SLOP = 0.01  # px (systems.physics._stages.sweep.SWEEP_SLOP)
+SLOP = 0.01  # px (systems.physics._kernels.table.SWEEP_SLOP)
 
 body_specs = st.lists(
     st.tuples(

@@ -1,34 +1,35 @@
-"""When the stages hand work to the compiled kernels: never a frozen first run.
+"""Which copy of the kernels the stages run: never a frozen first run.
 
 numba compiles the kernels the first time they are called (about 45 s on a
 2-core machine) and caches the machine code on disk (``jit``); later runs
-load it in a fraction of a second. The stages ask ``use_kernels()`` before
-each piece of work the kernels could do, and otherwise run the Python
-reference, which gives the same floats bit for bit; so the answer may change
-from one step to the next without changing any result.
+load it in a fraction of a second. The stages ask ``kernels()`` before each
+piece of work for the copy to run (``plain.Kernels``): the compiled one once
+it is ready, until then the same source as plain Python (``plain.plain``),
+which gives the same floats bit for bit; so the answer may change from one
+step to the next without changing any result.
 
 A ``Game`` calls ``start()`` when it is made. If the cache already holds
 every kernel (``cached``), nothing happens: the first step loads them. If
 not, a separate process compiles them and writes the cache, one line saying
-so is logged, and ``use_kernels()`` answers False, so the game plays on the
-reference meanwhile. A process, not a thread: numba holds the GIL for long
+so is logged, and ``kernels()`` answers with the plain copy, so the game
+plays on it meanwhile. A process, not a thread: numba holds the GIL for long
 stretches while it compiles (a thread compiling the sweep kernel stopped a
 1 ms ticker in the main thread for up to 150 ms, nine times over 100 ms in
-14 s). If that process fails, the reference runs on, and one line names
+14 s). If that process fails, the plain copy runs on, and one line names
 the error.
 
 At the first call after that process has finished, the kernels are loaded
-from its cache and ``use_kernels()`` answers True from then on. Loading
-takes 0.24 s, 0.18 of it numba importing its typing registries: that part
-is done when the compile starts, before the first frame, so the switch
-costs one step about 0.05 s. (A thread loading them instead starved behind
-a busy game thread: each file it read waited out the GIL's switch
+from its cache and ``kernels()`` answers with the compiled copy from then
+on. Loading takes 0.24 s, 0.18 of it numba importing its typing registries:
+that part is done when the compile starts, before the first frame, so the
+switch costs one step about 0.05 s. (A thread loading them instead starved
+behind a busy game thread: each file it read waited out the GIL's switch
 interval.)
 
 Without a ``Game`` (a World stepped by a loop of your own, tests,
-benchmarks), the first ``use_kernels()`` that finds the cache cold compiles
-every kernel in this process, with a line before and after: the kernels run
-from the first step, as they always did.
+benchmarks), the first ``kernels()`` that finds the cache cold compiles
+every kernel in this process, with a line before and after: the compiled
+kernels run from the first step, as they always did.
 
 Run as a program (``python -m systems.physics._kernels.background``) it
 compiles every kernel into the cache: what the background process does.
@@ -49,10 +50,11 @@ from typing import IO, Any
 import numpy as np
 
 from systems.physics._kernels import boxes, jit, pairs, sweep
+from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
 
-__all__ = ["NOTICE", "cached", "compile_here", "compiling", "entry_points", "start", "use_kernels", "wait"]
+__all__ = ["NOTICE", "cached", "compile_here", "compiling", "entry_points", "kernels", "start", "wait"]
 
 _log = logging.getLogger("ecs_arcade")
 
@@ -61,15 +63,14 @@ NOTICE = "compiling the physics kernels (first run only)..."
 
 
 class _State(enum.Enum):
-    OFF = "the kernels are off (ECS_ARCADE_JIT=0, or no numba): the reference runs"
+    PLAIN = "the kernels are not compiled (ECS_ARCADE_JIT=0, or no numba): they run as plain Python"
     UNKNOWN = "not asked yet"
-    COMPILING = "compiling in the background"
-    READY = "the kernels run"
-    FAILED = "the background compile failed: the reference runs"
+    COMPILING = "compiling in the background: the plain copy runs"
+    READY = "the compiled kernels run"
+    FAILED = "the background compile failed: the plain copy runs"
 
 
-# (ECS_ARCADE_JIT=python: the kernels run as plain Python, nothing to compile)
-_state = _State.UNKNOWN if jit.COMPILED else _State.READY if jit.ENABLED else _State.OFF
+_state = _State.UNKNOWN if jit.COMPILED else _State.PLAIN
 _process: subprocess.Popen[bytes] | None = None
 _errors: IO[bytes] | None = None  # the background process's stderr
 _began = 0.0  # when the background process was started (perf_counter, s)
@@ -84,7 +85,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     """Each kernel the stages call from Python, with the numba types of the
     arguments they pass it: what a run calls, so what the cache must hold.
 
-    The arguments are made as the stages make theirs (``compiled_sweep``,
+    The arguments are made as the stages make theirs (``_stages.sweep``,
     ``Collide._compiled_pairs``, ``Found``), one or two bodies and no pair; only
     their types are used (``tests/physics/kernels/test_background.py``
     checks them against the stages' calls)."""
@@ -126,8 +127,8 @@ def cached() -> bool:
 
 def start() -> None:
     """Have the kernels compiled in a background process if the cache
-    lacks any (what a Game does when it is made); the reference runs
-    meanwhile. Once per process; nothing if they run already or are off."""
+    lacks any (what a Game does when it is made); the plain copy runs
+    meanwhile. Once per process; nothing if they run already or are not compiled."""
     global _state, _process, _errors, _began
     if _state is not _State.UNKNOWN:
         return
@@ -148,6 +149,7 @@ def start() -> None:
         return
     _state = _State.COMPILING
     _prepare()
+    plain()  # loaded now, before the first frame
     _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about 45 s on "
                  "2 cores); the game runs meanwhile, on the same physics in Python")
 
@@ -155,24 +157,23 @@ def start() -> None:
 def compiling() -> bool:
     """Whether the kernels are being compiled in the background now. When
     that process has just finished, loads the kernels first (the switch:
-    see ``use_kernels``)."""
+    see ``kernels``)."""
     return _state is _State.COMPILING and not _finished()
 
 
-def use_kernels() -> bool:
-    """Whether the stages hand the work the kernels cover to them now.
-
-    False when they are off (``ECS_ARCADE_JIT=0``, no numba), while they
-    compile in the background, and after that failed. Without ``start``
-    (no Game), the first call compiles any the cache lacks, here."""
-    if _state is _State.READY:
-        return True
-    if _state is _State.OFF or _state is _State.FAILED:
-        return False
+def kernels() -> Kernels:
+    """The copy of the kernels the stages run now: the compiled one once it
+    is ready, else the plain one (``ECS_ARCADE_JIT=0``, no numba, a
+    background compile still running or failed). Without ``start`` (no
+    Game), the first call compiles any the cache lacks, here."""
+    if _state is _State.READY or _state is _State.PLAIN:
+        return own()
+    if _state is _State.FAILED:
+        return plain()
     if _state is _State.COMPILING:
-        return _finished()
+        return own() if _finished() else plain()
     compile_here()
-    return True
+    return own()
 
 
 def compile_here() -> None:
@@ -181,7 +182,7 @@ def compile_here() -> None:
     background compile first if one runs. For benchmarks and tests that
     must run the kernels from their first step."""
     global _state
-    if _state is _State.OFF or _state is _State.READY:
+    if _state is _State.PLAIN or _state is _State.READY:
         return
     if _state is _State.COMPILING and wait():
         return
@@ -198,7 +199,7 @@ def compile_here() -> None:
 
 def wait(timeout: float | None = None) -> bool:
     """Wait (at most ``timeout`` s; None: as long as it takes) for a
-    background compile to finish, and switch to the kernels if it
+    background compile to finish, and switch to the compiled kernels if it
     succeeded; whether they run now."""
     if _process is not None and _state is _State.COMPILING:
         try:
@@ -210,9 +211,10 @@ def wait(timeout: float | None = None) -> bool:
 
 
 def _finished() -> bool:
-    """Whether the background compile is over; when it has just ended,
-    the kernels are loaded from its cache (READY) or, if it or the loading
-    failed, the reference stays (FAILED), with a line either way."""
+    """Whether the background compile is over and the compiled kernels
+    ready; when it has just ended, they are loaded from its cache (READY)
+    or, if it or the loading failed, the plain copy stays (FAILED), with a
+    line either way."""
     assert _process is not None
     code = _process.poll()
     if code is None:
@@ -232,7 +234,7 @@ def _finished() -> bool:
 
 
 def _failed(reason: str) -> bool:
-    """The reference runs on (FAILED), with one line giving ``reason``; False."""
+    """The plain copy runs on (FAILED), with one line giving ``reason``; False."""
     global _state
     _state = _State.FAILED
     _log.warning("ecs_arcade: compiling the physics kernels failed (%s); the same physics runs on in Python", reason)

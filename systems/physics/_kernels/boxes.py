@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.jit import inlined_helper as _inlined
-from systems.physics._kernels.jit import kernel as _kernel
-from systems.physics._kernels.table import TOUCH_EPSILON, _max, _min
+from .jit import helper as _helper
+from .jit import inlined_helper as _inlined
+from .jit import kernel as _kernel
+from .table import TOUCH_EPSILON, _max, _min
 
 __all__ = ["overlapping"]
 
@@ -138,6 +138,18 @@ def _sweep_boxes(a: Any, b: Any, move_x: float, move_y: float) -> tuple[bool, fl
     low = a[other] + other_move * entry
     surface = _min(low + a[other + 2], b[other] + b[other + 2]) - _max(low, b[other])
     return True, entry, axis, sign, _max(surface, 0.0)
+
+
+# The swept broad-phase box of Sacred Software, *Collisions, Part 1*: shapes inside their boxes
+# can meet only where a's box, swept along the motion relative to b, reaches b's box.
+@_inlined
+def _swept_apart(a: Any, move_x: float, move_y: float, b: Any, margin: float) -> bool:
+    """Whether box a moving by (move_x, move_y) px (relative to b) stays more than ``margin``
+    px (>= 0) from box b all the way: then no shape inside a meets one inside b."""
+    left, right = (a[0] + move_x, a[0] + a[2]) if move_x < 0.0 else (a[0], a[0] + a[2] + move_x)
+    top, bottom = (a[1] + move_y, a[1] + a[3]) if move_y < 0.0 else (a[1], a[1] + a[3] + move_y)
+    return bool(b[0] > right + margin or b[0] + b[2] < left - margin or b[1] > bottom + margin
+                or b[1] + b[3] < top - margin)
 
 
 # Overlap of two boxes along both axes (systems.physics._shapes.geometry.axis_overlap).

@@ -3,7 +3,7 @@
 The grid's cells live in a hash table keyed by cell, each a linked list of
 rows; each row's broad-phase partners in a list of links. Between them they
 answer what ``Found.candidates`` and ``Found.widen`` answer for the
-reference (``systems.physics._stages.found``), from the same cells.
+Python stages (``systems.physics._stages.found``), from the same cells.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.jit import inlined_helper as _inlined
-from systems.physics._kernels.table import (
+from .jit import helper as _helper
+from .jit import inlined_helper as _inlined
+from .table import (
     CATEGORY, EMPTY, ENTRIES, FLAGS, FULL_TABLE, LARGE, LARGES, LARGE_SPAN, LAYERS, LINKS, MASK, OCCUPIED, OVERFLOW,
     SPAN_X0, SPAN_X1, SPAN_Y0, SPAN_Y1, STAMP, TRIGGER, _filed, _within,
 )

@@ -1,11 +1,15 @@
 """The switch for the compiled kernels (numba), shared by every kernel module.
 
-``ECS_ARCADE_JIT`` in the environment says how kernels run: "1" (the
-default) compiled with numba when it is installed; "python" as plain
-Python, slow but steppable in a debugger; "0" not at all (the pure-Python
-reference code runs instead). Any other value is refused (``ValueError`` at
-import, naming the variable and its values), so a typo such as "true" never
-turns the kernels off unnoticed.
+``ECS_ARCADE_JIT`` in the environment says how the kernels run: "1" (the
+default) compiled with numba when it is installed, "0" as plain Python (the
+same source, slow but steppable in a debugger, and what runs where numba has
+no wheels). Any other value is refused (``ValueError`` at import, naming the
+variable and its values), so a typo such as "true" never changes the mode
+unnoticed.
+
+The kernel modules are also loaded a second time as plain Python beside the
+compiled copy (``plain``): this module's copy there never compiles
+(``COMPILED`` is False in it, whatever the mode).
 
 Compiled functions are cached on disk (``__pycache__``, an index ``.nbi`` and
 data ``.nbc`` files per function), so only the first run on a machine
@@ -13,10 +17,12 @@ compiles them. numba keys a function's cache on its own bytecode and file,
 so a kernel would keep running a stale copy of a helper edited in another
 module (numba issue #6845); each cache key here also holds a digest of
 the sources of every kernel module and of the packages whose constants
-they may compile in (``SOURCES``), so any edit there compiles them again; ``background`` says when the stages use them, and has a
-Game's first run compile them in a process of their own. A cache file that cannot be read back (truncated, corrupted,
-written by an incompatible build) is deleted and the function compiled and
-cached again, with one warning line on the ``ecs_arcade`` logger.
+they may compile in (``SOURCES``), so any edit there compiles them again;
+``background`` says which copy the stages run, and has a Game's first run
+compile them in a process of their own. A cache file that cannot be read
+back (truncated, corrupted, written by an incompatible build) is deleted
+and the function compiled and cached again, with one warning line on the
+``ecs_arcade`` logger.
 """
 
 from __future__ import annotations
@@ -29,13 +35,13 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "MODES", "helper", "inlined_helper", "kernel", "mode"]
+__all__ = ["COMPILED", "MODE", "MODES", "helper", "inlined_helper", "kernel", "mode"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 _log = logging.getLogger("ecs_arcade")
 
 #: The values ``ECS_ARCADE_JIT`` may take.
-MODES = ("1", "python", "0")
+MODES = ("1", "0")
 
 
 def mode(value: str | None) -> str:
@@ -44,15 +50,19 @@ def mode(value: str | None) -> str:
         return "1"
     if value not in MODES:
         raise ValueError(f"ECS_ARCADE_JIT must be one of {', '.join(map(repr, MODES))} (compiled, plain "
-                         f"Python, off), got {value!r}")
+                         f"Python), got {value!r}")
     return value
 
 
-#: How kernels run, from ``ECS_ARCADE_JIT``: "1", "python" or "0".
+#: How kernels run, from ``ECS_ARCADE_JIT``: "1" or "0".
 MODE = mode(os.environ.get("ECS_ARCADE_JIT"))
+#: The name of this module in the package's own copy of the kernels, the one that compiles.
+_COMPILED_COPY = "systems.physics._kernels.jit"
+#: Whether this copy's kernels are compiled: in the package's own copy when the mode says so
+#: and numba is installed; never in the plain copy (``plain``).
 COMPILED = False
 _COUNTING_OPTIONAL = False
-if MODE == "1":
+if MODE == "1" and __name__ == _COMPILED_COPY:
     try:
         import numba
         import numba.core.options
@@ -60,10 +70,8 @@ if MODE == "1":
         COMPILED = True
         # numba's switch for reference counting is a private option: checked.
         _COUNTING_OPTIONAL = hasattr(numba.core.options.DefaultOptions, "_nrt")
-    except ImportError:  # numba is optional (see pyproject.toml): the reference runs instead
+    except ImportError:  # numba is optional (see pyproject.toml): the kernels run as plain Python
         pass
-#: Whether the systems hand the work the kernels cover to them.
-ENABLED = COMPILED or MODE == "python"
 
 _PHYSICS = Path(__file__).resolve().parent.parent
 #: The packages whose modules the kernels may import from (``tests/physics/kernels/test_jit.py``

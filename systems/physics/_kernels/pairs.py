@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from systems.physics._broad.grid import CROWD, LARGE_SPAN, PILE
-from systems.physics._kernels.cells import _span
-from systems.physics._kernels.jit import helper, kernel
+from .cells import _span
+from .jit import helper, kernel
 
 __all__ = ["APART", "DONE", "FULL", "LEVEL", "SKIP", "SPREAD", "grid_pairs", "group_by_row"]
 

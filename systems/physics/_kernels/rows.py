@@ -1,10 +1,19 @@
-"""Rows of boxes collided at once, in the sweep kernel.
+"""Rows: boxes touching end to end, struck at one instant, collided at once in the sweep.
 
-A port of ``systems.physics._stages.rows`` (``find_row``, ``settle_row``,
-with ``systems.physics._solver.impulse.pool_adjacent``) over the body
-table, float for float: boxes touching end to end, struck without bouncing,
-are collided perfectly inelastically in one pass instead of trading
-impacts that shrink only geometrically.
+A player pushing a row of crates closes on the first; taken pair by pair, each e = 0 impact
+slows one crate and speeds the next, so the row trades impacts whose size shrinks only
+geometrically (about 300 a step for ten crates, past the bound on impacts a body may take in
+a step). Their limit is the perfectly inelastic collision of the whole row, which pooling
+adjacent violators (``_pool_adjacent``) gives in one pass. A pair alone is left to the
+pairwise impact, which is already exact for it.
+
+A row's members are boxes with Physics, not frozen at the impact bound, not riding a
+platform, not pinned or supported on the row's axis, one touching each face of the next.
+What touches an end may instead be a *stop*: a STATIC box, or a box held still that way (see
+``Resolution.held_axes``), an infinite mass that whatever closes on it stops against, as a
+wall does. Any other neighbour (two at one face, a frozen or bouncy one, another shape) rules
+the row out, and so do stops at both ends (a squeeze is for crushing). The sweep
+(``systems.physics._kernels.sweep``) re-sweeps the bodies a row changed.
 """
 
 from __future__ import annotations
@@ -14,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels.boxes import _axis_overlap, _gap
-from systems.physics._kernels.cells import _candidates
-from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.settle import _bit, _held_axes, _material, _permits, _record
-from systems.physics._kernels.table import (
+from .boxes import _axis_overlap, _gap
+from .cells import _candidates
+from .jit import helper as _helper
+from .settle import _bit, _held_axes, _material, _permits, _record
+from .table import (
     CARRY_X, CARRY_Y, FLAGS, FRAME_X, FRAME_Y, IMPACTS, INV_MASS, NOT_BOX, PHYSICS, PINNED,
     SHAPE, STATIC, SUPPORT, SUPPORTED, SUPPORTS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, VEL_X, _box_at, _max,
     _min,
@@ -26,16 +35,12 @@ from systems.physics._kernels.table import (
 
 __all__ = ["ROW_LIMIT", "find_row", "row_buffers", "settle_row"]
 
-# -- rows of boxes collided at once (systems.physics._stages.rows) -------------------------------
-# A row of boxes touching end to end, struck without bouncing, is collided at once: the
-# functions below follow find_row and settle_row (with impulse.pool_adjacent) one by one;
-# ``systems.physics._kernels.sweep`` re-sweeps the bodies a row changed, as Sweeper._settle_row
-# does. A row's neighbours are found as Found.candidates finds them (``_candidates``).
+# A row's neighbours are found as Found.candidates finds them (``_candidates``).
 
-#: Most bodies a row may hold (systems.physics._stages.rows).
+#: Most bodies a row may hold; a longer one is left to the pairwise impacts.
 ROW_LIMIT = 4096
 
-# What touches a face of a row's end (rows._next): nothing, a box that joins the row, a stop,
+# What touches a face of a row's end (``_next``): nothing, a box that joins the row, a stop,
 # or something that rules the row out.
 _OPEN, _JOIN, _STOP, _BLOCKED = 0, 1, 2, 3
 
@@ -55,11 +60,11 @@ def row_buffers(rows: int) -> tuple[np.ndarray, np.ndarray]:
     return np.empty((rows + 2, 4), np.int64), np.empty((rows + 2, 8))
 
 
-# -- who may join a row (rows._free, rows._bouncy, Resolution.held_on_axis) ---------------
+# -- who may join a row --------------------------------------------------------------------
 
 @_helper
 def _speed(body: Any, ints: Any, row: int, axis: int) -> float:
-    """rows._speed: the row's speed (px/s) along ``axis``; 0 without Physics."""
+    """the row's speed (px/s) along ``axis``; 0 without Physics."""
     if ints[row, FLAGS] & PHYSICS:
         return float(body[row, VEL_X + axis])
     return 0.0
@@ -67,7 +72,7 @@ def _speed(body: Any, ints: Any, row: int, axis: int) -> float:
 
 @_helper
 def _bouncy(body: Any, ints: Any, a: int, b: int) -> bool:
-    """rows._bouncy: whether the pair's elasticity (resolution.material) is above 0."""
+    """whether the pair's elasticity (resolution.material) is above 0."""
     return bool(_material(body, ints, a, b)[0] > 0.0)
 
 
@@ -80,7 +85,7 @@ def _held_on_axis(ints: Any, row: int, axis: int) -> bool:
 
 @_helper
 def _free(body: Any, ints: Any, row: int, axis: int, max_subdivisions: int) -> bool:
-    """rows._free: a box with Physics and a mass, not frozen at the bound on
+    """a box with Physics and a mass, not frozen at the bound on
     impacts, not a rider this step, not held along ``axis``."""
     riding = (body[row, CARRY_X] != 0.0 or body[row, CARRY_Y] != 0.0 or body[row, FRAME_X] != 0.0
               or body[row, FRAME_Y] != 0.0)
@@ -88,12 +93,12 @@ def _free(body: Any, ints: Any, row: int, axis: int, max_subdivisions: int) -> b
                 and ints[row, IMPACTS] < max_subdivisions and not riding and not _held_on_axis(ints, row, axis))
 
 
-# -- the row through a pair (rows.find_row) ------------------------------------------------
+# -- the row through a pair -----------------------------------------------------------------
 
 @_helper
 def _touching(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters: Any, row: int, axis: int,
               sign: float, time: float, size: float, marks: Any, out: Any) -> tuple[int, int]:
-    """rows._touching: how many bodies the row may collide with have a face
+    """how many bodies the row may collide with have a face
     within SWEEP_SLOP px of its face toward ``sign`` along ``axis`` at step
     fraction ``time``, overlapping it across (counted up to two, all a row
     needs; no TRIGGER, no pair a one-way face or a filter refuses), and the first."""
@@ -107,7 +112,7 @@ def _touching(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters:
         near = _box_at(body, other, time)
         if (abs(_gap(box[axis], box[axis + 2], near[axis], near[axis + 2], 1 if sign > 0 else -1)) <= SWEEP_SLOP
                 and _axis_overlap(box[1 - axis], box[3 - axis], near[1 - axis], near[3 - axis]) > TOUCH_EPSILON):
-            # the pair in order along +axis, its normal along +axis (rows._touching)
+            # the pair in order along +axis, its normal along +axis
             first, second = (row, other) if sign > 0 else (other, row)
             nx, ny = (1.0, 0.0) if axis == 0 else (0.0, 1.0)
             if not _permits(body, ints, status, filters, first, second, nx, ny):
@@ -122,7 +127,7 @@ def _touching(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters:
 @_helper
 def _next(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters: Any, row: int, axis: int, sign: float,
           time: float, max_subdivisions: int, size: float, marks: Any, out: Any) -> tuple[int, int]:
-    """rows._next: what touches the row's face toward ``sign`` along ``axis``
+    """what touches the row's face toward ``sign`` along ``axis``
     (``_OPEN``...), and which row it is (-1 for none)."""
     found, neighbour = _touching(body, ints, grid, links, status, filters, row, axis, sign, time, size, marks, out)
     if not found:
@@ -153,7 +158,7 @@ def _reverse(table: Any, column: int, start: int, end: int) -> None:
 def find_row(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters: Any, work: Any, a: int, b: int,
              axis: int, along: float, time: float, max_subdivisions: int, size: float, marks: Any,
              out: Any) -> tuple[int, int, int]:
-    """rows.find_row for the impact of a and b along ``axis`` toward
+    """For the impact of a and b along ``axis`` toward
     ``along`` (a -> b): how many bodies the row holds (0 for no row), in
     ``work``'s MEMBER column in find_row's order, and the stops behind and
     ahead of it (-1 for none)."""
@@ -162,7 +167,7 @@ def find_row(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters: 
         return 0, -1, -1
     members = work[0]
     members[0, MEMBER], members[1, MEMBER] = a, b
-    # Built as the reference builds it, but the bodies found behind a are appended after those
+    # Built in find order, but the bodies found behind a are appended after those
     # ahead of b (nearest first), and put in front once the search is done.
     count, ahead_count, behind, ahead = 2, 2, -1, -1
     for direction in (1.0, -1.0):
@@ -194,18 +199,19 @@ def find_row(body: Any, ints: Any, grid: Any, links: Any, status: Any, filters: 
     return count, behind, ahead
 
 
-# -- the inelastic collision of a row (rows.settle_row) ---------------------------------------
+# -- the inelastic collision of a row --------------------------------------------------------
 
 @_helper
 def _mean(floats: Any, ints: Any, block: int) -> float:
-    """impulse._mean: a pooled block's speed (px/s), its stop's if it holds one."""
+    """A pooled block's speed (px/s), its stop's if it holds one."""
     if ints[block, BLOCK_HELD]:
         return float(floats[block, BLOCK_SPEED])
     return float(floats[block, BLOCK_MOMENTUM] / floats[block, BLOCK_MASS])
 
 
 # Pool adjacent violators (Ayer, Brunk, Ewing, Reid and Silverman, *An Empirical Distribution
-# Function for Sampling with Incomplete Information*, 1955): impulse.pool_adjacent.
+# Function for Sampling with Incomplete Information*, 1955), the weighted isotonic regression: for a
+# row of bodies, the perfectly inelastic collision, the limit of pairwise e = 0 impulses.
 @_helper
 def _pool_adjacent(body: Any, work: Any, places: int, first: int, count: int) -> None:
     """The speeds after a perfectly inelastic collision of the chain's
@@ -243,12 +249,12 @@ def _pool_adjacent(body: Any, work: Any, places: int, first: int, count: int) ->
 
 @_helper
 def _passed(body: Any, work: Any, first: int, count: int) -> None:
-    """rows._passed: the momentum (mass·px/s) handed on through each contact
+    """the momentum (mass·px/s) handed on through each contact
     of the chain along +axis into PASSED, from place ``first - 1`` on (from
     a stop behind, what the row gained; then at each body, what it gave up)."""
     carried = 0.0
     if first:
-        for place in range(first, first + count):  # (the gains summed in order: rows._passed)
+        for place in range(first, first + count):  # (the gains summed in order, never by a compensated sum)
             carried += _gained(body, work, place)
         work[1][0, PASSED] = carried
     for place in range(first, first + count):
@@ -259,14 +265,14 @@ def _passed(body: Any, work: Any, first: int, count: int) -> None:
 @_helper
 def _gained(body: Any, work: Any, place: int) -> float:
     """The momentum (mass·px/s) the body at ``place`` on the chain gained
-    (m · (v − u), the mass being 1 / its inverse mass: rows.settle_row)."""
+    (m · (v − u), the mass being 1 / its inverse mass)."""
     ints, floats = work
     return float(1.0 / body[ints[place, CHAIN], INV_MASS] * (floats[place, SPEED_AFTER] - floats[place, SPEED_BEFORE]))
 
 
 @_helper
 def _rub(body: Any, ints: Any, a: int, b: int, other: int, impulse: float) -> None:
-    """rows._rub: Coulomb friction between neighbours a and b along axis
+    """Coulomb friction between neighbours a and b along axis
     ``other``, at most their friction times the normal ``impulse``
     (mass·px/s), never more than stops their sliding."""
     friction = _material(body, ints, a, b)[1]
@@ -285,7 +291,7 @@ def _rub(body: Any, ints: Any, a: int, b: int, other: int, impulse: float) -> No
 @_helper
 def _record_pair(body: Any, ints: Any, status: Any, contacts: Any, index: Any, first: int, second: int, axis: int,
                  time: float, depth: float) -> None:
-    """rows._record: the contact of neighbours ``first`` and ``second`` (in
+    """the contact of neighbours ``first`` and ``second`` (in
     order along +axis), its normal from the lower row to the higher."""
     low, high = (first, second) if first < second else (second, first)
     box_low, box_high = _box_at(body, low, time), _box_at(body, high, time)
@@ -311,7 +317,7 @@ def _hold_against(body: Any, ints: Any, status: Any, row: int, axis: int, toward
 @_helper
 def settle_row(body: Any, ints: Any, status: Any, contacts: Any, index: Any, work: Any, count: int, behind: int,
                ahead: int, axis: int, along: float, time: float, dt: float) -> None:
-    """rows.settle_row: collide the row of ``count`` bodies (``work``'s
+    """collide the row of ``count`` bodies (``work``'s
     MEMBER column), struck along ``axis`` toward ``along``, perfectly
     inelastically at step fraction ``time`` of a ``dt`` s step, with
     friction at each contact; record each contact that passed momentum, and

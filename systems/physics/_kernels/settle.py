@@ -11,15 +11,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.table import (
+from .jit import helper as _helper
+from .table import (
     CONTACTS, ELASTICITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, ONE_WAY_TOLERANCE, OVERFLOW,
     PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES, RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES,
     STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X, UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at,
     _max, _min,
 )
-from systems.physics._kernels.shapes import contact_point
-from systems.physics._kernels.cells import _slot
+from .shapes import contact_point
+from .cells import _slot
 
 __all__ = []
 

@@ -28,9 +28,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from systems.physics._kernels.boxes import _axis_overlap, _box_contact, _slab, _sweep_boxes
-from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.table import TOUCH_EPSILON, _max, _min
+from .boxes import _axis_overlap, _box_contact, _slab, _sweep_boxes
+from .jit import helper as _helper
+from .table import TOUCH_EPSILON, _max, _min
 
 __all__ = ["BOX", "CIRCLE", "SHAPE_VALUES", "TRIANGLE_BOTTOM_LEFT", "TRIANGLE_BOTTOM_RIGHT", "TRIANGLE_TOP_LEFT",
            "TRIANGLE_TOP_RIGHT", "contact_point", "overlap", "sweep"]

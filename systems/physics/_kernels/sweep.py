@@ -1,28 +1,40 @@
-"""The sweep stage as a compiled kernel over a body table (numba).
+"""The sweep: every moving body swept along its path in the step, impacts resolved in time order.
 
-``systems.physics._stages.sweep.Sweeper`` is the reference: this module and the
-ones it builds on (``table``: the body table; ``boxes``: box geometry;
-``cells``: the run's grid and partners; ``queue``: the impact heap;
-``settle``: one contact's resolution) compute the same step, float for
-float, for the scenes it covers, over plain arrays that numba compiles to
-machine code. One row per body, in entity order (so
-comparing rows compares entity ids, as the reference orders pairs); Box2D v3
-keeps its per-body state in a small struct "designed for scatter-gather" for
-the same reason. Each function below names the reference function it
-follows; the float operations are written in the same order (pygame's
-``Vector2.dot`` adds its products to 0.0, ``v / s`` multiplies by ``1 / s``,
-``==`` compares within 1e-6), so results are bit-identical, including signed
-zeros.
+The timeslice subdivision of Sacred Software, *Collisions, Part 1*, for many moving bodies:
+every candidate pair is swept in relative motion (``shapes.sweep``; two boxes inline,
+``boxes._sweep_boxes``); impacts are taken earliest first, then larger contact surface, then
+rows (entity ids) (``queue``). At an impact both bodies are placed at their contact positions,
+momentum and friction are exchanged along the contact normal (``settle``), and the bodies it
+changed are swept again through the rest of the step with their new velocities, their
+neighbours found in the run's grid (``cells``). Nothing tunnels, whatever the speed. A row of
+boxes touching end to end, struck without bouncing, is collided all at once (``rows``).
 
-It covers boxes that are SOLID (with or without Physics, each Physics with
-elasticity > 0, so no row of boxes is ever collided at once), STATIC (moving
-platforms and their riders too, one-way faces too) or TRIGGER, on layers or
-not, with gravity or without, with collision filters or without.
-``covers`` says whether a step qualifies; other steps run the reference.
+Under gravity an impact exchanges momentum at the velocity the body has when it hits, not at
+the end of the step. Movement integrates by semi-implicit Euler (v += g·dt, then x += v·dt),
+whose positions are those of the exact parabola half a step later: the chord of the step,
+along which a body is swept, goes from the parabola at τ + dt/2 to τ + 3dt/2, so at fraction
+t of it the body's true velocity is v − g·dt·(½ − t), v being its velocity for the step
+(after gravity). The impact reflects that; the rest of the step then adds back the
+g·dt·(½ − t) the velocity at the end of the step stands for (``_lag``). So an elastic bounce
+keeps the integrator's energy, ½v² − g·x + ½·dt·g·v, to O(g²·dt²) per bounce (a ball with
+e = 1 returns to within g·dt²/8 px of its height), and e < 1 scales it by e². Where the
+impact leaves the pair at rest along the normal, the rest of the step's gravity never lifts
+one off the other; where it would carry them into each other, the contact takes it up, with
+friction (``_support``): a body resting on a floor still loses μ·g·dt of sliding speed a
+step, and keeps zero velocity along the normal. A resting contact (approaching at the rest
+speed or slower) bounces nothing and is settled at the step's velocity; once a contact holds a
+body, its velocity is true for the rest of the step (the HELD flag).
 
-``ECS_ARCADE_JIT`` (``systems.physics._kernels.jit``) switches it: "python" runs the same
-functions as plain Python (slow, but steppable in a debugger), "0" leaves
-every step to the reference.
+Everything runs over one body table (``table``): a row per body, in entity order, so that
+comparing rows compares entity ids; Box2D v3 keeps its per-body state in a small struct
+"designed for scatter-gather" for the same reason. The stage around it
+(``systems.physics._stages.sweep``) fills the table from the components and writes back what
+changed. The float operations are those of the Python geometry and solver the rest of the
+step uses (pygame's ``Vector2.dot`` adds its products to 0.0, ``v / s`` multiplies by
+``1 / s``, ``==`` compares within 1e-6), so a contact swept here and one pushed out there
+agree, signed zeros included. numba compiles this module and those it builds on; the same
+source runs as plain Python where it does not (``ECS_ARCADE_JIT=0``, ``plain``), to the same
+bits.
 """
 
 from __future__ import annotations
@@ -31,33 +43,32 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels.jit import COMPILED, ENABLED, MODE
-from systems.physics._kernels.jit import helper as _helper
-from systems.physics._kernels.jit import inlined_helper as _inlined
-from systems.physics._kernels.jit import kernel as _kernel
-from systems.physics._kernels.table import (
+from .jit import helper as _helper
+from .jit import inlined_helper as _inlined
+from .jit import kernel as _kernel
+from .table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
     EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
     GRAVITY_SCALE, HEAP, HELD, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
     NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE, START, STATIC,
-    SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UNASKED, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS,
+    SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS,
     VERSION, WIDENED, _box_at, _filed, _union, _within,
 )
-from systems.physics._kernels.boxes import _axis_overlap, _box_contact, _sweep_boxes
-from systems.physics._kernels.rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
-from systems.physics._kernels.shapes import overlap, sweep
-from systems.physics._kernels.cells import (
+from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
+from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
+from .shapes import overlap, sweep
+from .cells import (
     _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
 )
-from systems.physics._kernels.queue import _pop, _push
-from systems.physics._kernels.settle import (
+from .queue import _pop, _push
+from .settle import (
     _bit, _contact_velocities, _dominant, _exchange, _held_axes, _permits, _record, _settle,
 )
 
-__all__ = ["COMPILED", "ENABLED", "MODE", "buffer_sizes", "buffers_for", "make_buffers", "run_sweeps"]
+__all__ = ["buffer_sizes", "buffers_for", "make_buffers", "run_sweeps"]
 
 
-# -- gravity within a step (Sweeper._lags, _lag, _support) ------------------------------
+# -- gravity within a step (see the module docstring) ------------------------------------
 
 @_helper
 def _lag(body: Any, ints: Any, row: int, time: float, step: Any) -> tuple[bool, float, float]:
@@ -92,7 +103,7 @@ def _support(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: f
     """Give each row back its lag after the impact was settled: all of it,
     but where the pair came to rest along the normal none of what would
     part them; where it drives them into each other the contact takes it up
-    with friction. Either way the contact now holds both (Sweeper._support)."""
+    with friction. Either way the contact now holds both."""
     ux, uy = step[UP_X], step[UP_Y]
     vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, ux, uy)
     rests = abs(0.0 + (vbx - vax) * nx + (vby - vay) * ny) <= RESTING_SPEED
@@ -114,14 +125,14 @@ def _support(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: f
         ints[b, FLAGS] |= HELD
 
 
-# -- the sweeps (systems.physics._stages.sweep.Sweeper) -----------------------------------
+# -- the sweeps ---------------------------------------------------------------------------
 
 @_helper
 def _schedule_shapes(body: Any, ints: Any, ties: Any, a: int, b: int, now: float, box_a: Any, box_b: Any, rx: float,
                      ry: float) -> tuple[bool, float, float, float, float]:
     """``_schedule`` for a pair with a shape that is not a box, past the
     swept boxes' test: (queued, time, normal x, normal y, surface), through
-    the shapes' narrow phase (Sweeper._schedule)."""
+    the shapes' narrow phase."""
     shape_a, shape_b = ints[a, SHAPE], ints[b, SHAPE]
     hit, fraction, nx, ny, surface = sweep(box_a, shape_a, box_b, shape_b, rx, ry)
     if hit:
@@ -142,7 +153,7 @@ def _schedule_shapes(body: Any, ints: Any, ties: Any, a: int, b: int, now: float
 def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int, now: float,
               box_a: Any, box_b: Any) -> None:
     """Queue the first impact of rows a < b after step fraction ``now``, their
-    boxes (px) being ``box_a`` and ``box_b`` (Sweeper._schedule)."""
+    boxes (px) being ``box_a`` and ``box_b``."""
     if ints[a, FLAGS] & ints[b, FLAGS] & STATIC:
         return
     rest = 1.0 - now
@@ -150,12 +161,8 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
     ry = (body[a, MOTION_Y] - body[b, MOTION_Y]) * rest
     if rx == 0.0 and ry == 0.0:
         return
-    # systems.physics._shapes.geometry.swept_apart: a's box swept by the relative motion stays clear of b's
-    left, right = (box_a[0] + rx, box_a[0] + box_a[2]) if rx < 0.0 else (box_a[0], box_a[0] + box_a[2] + rx)
-    top, bottom = (box_a[1] + ry, box_a[1] + box_a[3]) if ry < 0.0 else (box_a[1], box_a[1] + box_a[3] + ry)
-    if (box_b[0] > right + SWEEP_SLOP or box_b[0] + box_b[2] < left - SWEEP_SLOP
-            or box_b[1] > bottom + SWEEP_SLOP or box_b[1] + box_b[3] < top - SWEEP_SLOP):
-        return
+    if _swept_apart(box_a, rx, ry, box_b, SWEEP_SLOP):
+        return  # nearly half the pairs re-swept after a fast impact: cheaper than the sweep
     if (ints[a, FLAGS] | ints[b, FLAGS]) & NOT_BOX:  # (FLAGS: on the row's first cache line)
         found, time, nx, ny, surface = _schedule_shapes(body, ints, ties, a, b, now, box_a, box_b, rx, ry)
         if found:
@@ -183,8 +190,15 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
 @_helper
 def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, b: int, time: float, nx: float,
               ny: float, held_a: bool, held_b: bool, size: float, marks: Any, out: Any) -> bool:
-    """Whether a body of the pair is pushed by one that holds still into a
-    STATIC on its far side, the two closing on each other (Sweeper._squeezed)."""
+    """Whether, at step fraction ``time``, a row of the pair that is not
+    STATIC is pushed by one that holds still (``held_a``/``held_b``: a
+    STATIC, or a body pinned against one) into a STATIC on its far side,
+    touching it (within SWEEP_SLOP), while the two close on each other:
+    pressed between them. A body pinned earlier in the step and since
+    bounced away (a ball rattling in a slot) is not, nor one that its own
+    motion (gravity, its velocity) carries into a corner of surfaces that
+    stay apart (a box come to rest between a wall and a ramp): it could
+    leave the way it came, so nothing squeezes it."""
     for row, pusher, push_x, push_y, pusher_holds in ((a, b, -nx, -ny, held_b), (b, a, nx, ny, held_a)):
         if ints[row, FLAGS] & STATIC or not pusher_holds:
             continue
@@ -198,7 +212,8 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
             pressed, px, py, depth, entry, surface = overlap(reach, ints[row, SHAPE], before,
                                                              _box_at(body, other, time), ints[other, SHAPE],
                                                              _box_at(body, other, 0.0), 0.0, 1.0)
-            # Sweeper's _closing, operation for operation.
+            # Pusher and anvil (the STATIC beyond) closing along the push: where they don't, they
+            # leave the body the room it has. Still bodies have exactly zero motion, so any closing counts.
             closing = ((body[pusher, MOTION_X] - body[other, MOTION_X]) * push_x
                        + (body[pusher, MOTION_Y] - body[other, MOTION_Y]) * push_y)
             if pressed and 0.0 + px * push_x + py * push_y > 0.5 and closing > 0.0:
@@ -261,8 +276,7 @@ def _widen(body: Any, ints: Any, grid: Any, links: Any, status: Any, events: Any
 
 @_helper
 def _remaining_bounds(body: Any, ints: Any, row: int) -> tuple[float, float, float, float]:
-    """Sweeper's _remaining_bounds: the box over the rest of the path, kept
-    until the path changes."""
+    """The box over the rest of the row's path, kept until the path changes."""
     if ints[row, BOUNDS_VERSION] != ints[row, VERSION]:
         bounds = _union(_box_at(body, row, body[row, START]), _box_at(body, row, 1.0))
         body[row, BOUNDS_X], body[row, BOUNDS_Y], body[row, BOUNDS_W], body[row, BOUNDS_H] = bounds
@@ -274,7 +288,7 @@ def _remaining_bounds(body: Any, ints: Any, row: int) -> tuple[float, float, flo
 def _resweep(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
              row: int, now: float, size: float, marks: Any, out: Any) -> None:
     """Schedule the impacts of a changed path with the row's neighbours whose
-    remaining boxes come within SWEEP_SLOP of its own (Sweeper._resweep)."""
+    remaining boxes come within SWEEP_SLOP of its own."""
     mine = _box_at(body, row, now)
     reach = _union(mine, _box_at(body, row, 1.0))
     count = _widen(body, ints, grid, links, status, events, row, reach, size, marks, out)
@@ -299,7 +313,7 @@ def _resweep(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
              row: int, old_x: float, old_y: float, time: float, max_subdivisions: int, size: float, marks: Any,
              out: Any) -> None:
-    """Sweeper._changed: a path that no longer moves by (old_x, old_y)
+    """A path that no longer moves by (old_x, old_y)
     (pygame's == within 1e-6) retires its impacts, counts one (stopping at
     the bound) and is swept again."""
     if abs(body[row, MOTION_X] - old_x) < VECTOR_EPSILON and abs(body[row, MOTION_Y] - old_y) < VECTOR_EPSILON:
@@ -317,7 +331,7 @@ def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 @_helper
 def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
            a: int, b: int, time: float, size: float, marks: Any, out: Any) -> None:
-    """Sweeper._crush: the pair's body that is not STATIC stops, crushed,
+    """The pair's body that is not STATIC stops, crushed,
     its velocity too."""
     for row in (a, b):
         if ints[row, FLAGS] & STATIC:
@@ -338,7 +352,7 @@ def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any,
 def _collide(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
              contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, axis: int, along: float,
              step: Any, marks: Any, out: Any) -> bool:
-    """Sweeper._impact's find_row and Sweeper._settle_row: whether a and b
+    """Whether a and b
     are part of a row, which is then collided and its bodies re-swept."""
     dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
     count, behind, ahead = find_row(body, ints, grid, links, status, filters, work, a, b, axis, along, time,
@@ -369,8 +383,7 @@ def _collide_row(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue
                  ny: float, step: Any, marks: Any, out: Any) -> bool:
     """Whether the impact of rows a < b along the normal (nx, ny) (a -> b)
     at step fraction ``time`` strikes a row of boxes, which is then
-    collided at once and its bodies re-swept (Sweeper._impact's call of
-    find_row, for a pair neither held nor frozen)."""
+    collided at once and its bodies re-swept (for a pair neither held nor frozen)."""
     if _bouncy(body, ints, a, b):  # (find_row's first test, inline: most pairs of a bouncy scene stop there)
         return False
     axis = 0 if nx != 0.0 else 1
@@ -383,7 +396,7 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
             contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float, ny: float,
             surface: float, step: Any, marks: Any, out: Any) -> None:
     """Resolve one impact at step fraction ``time`` and re-sweep who changed
-    (Sweeper._impact; ``step``: the step's parameters, ``DT``...)."""
+    (``step``: the step's parameters, ``DT``...)."""
     dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
     approach = 0.0 + (body[a, MOTION_X] - body[b, MOTION_X]) * nx + (body[a, MOTION_Y] - body[b, MOTION_Y]) * ny
     frozen_a = ints[a, IMPACTS] >= max_subdivisions
@@ -416,7 +429,7 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     old_ax, old_ay, old_bx, old_by = body[a, MOTION_X], body[a, MOTION_Y], body[b, MOTION_X], body[b, MOTION_Y]
     lag_a, lag_b = _lags(body, ints, a, b, nx, ny, time, step)
     for row, (lagged, lag_x, lag_y) in ((a, lag_a), (b, lag_b)):
-        if lagged:  # the velocity it hits with (the reference's module docstring)
+        if lagged:  # the velocity it hits with (see the module docstring)
             body[row, VEL_X], body[row, VEL_Y] = body[row, VEL_X] - lag_x, body[row, VEL_Y] - lag_y
             ints[row, FLAGS] |= TOUCHED
     # A frozen body keeps its place, but its momentum counts by its real mass.
@@ -490,7 +503,7 @@ def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow
 @_kernel
 def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step: Any, buffers: Any) -> Any:
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
-    impacts in time order (Sweeper.run), updating ``body`` and ``ints``.
+    impacts in time order, updating ``body`` and ``ints``.
 
     ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
     they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is

@@ -2,7 +2,7 @@
 
 The float and int columns of a row, its flag bits, the step's parameters
 and the counters of one run (``systems.physics._kernels.sweep.run_sweeps``),
-and a row's box along its path. Constants the reference modules define are
+and a row's box along its path. Constants the Python stages also use are
 restated here with the module they come from: numba compiles them in.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels.jit import helper as _helper
+from .jit import helper as _helper
 
 __all__ = [
     "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
@@ -31,7 +31,10 @@ __all__ = [
 
 
 TOUCH_EPSILON = 1e-7  # systems.physics._shapes.geometry
-SWEEP_SLOP = 0.01  # systems.physics._stages.sweep
+# px. An impact that would carry two bodies less than this far into each other over the rest of
+# the step is left to push-out: bodies touching in a row (a Newton's cradle, a pile) otherwise
+# trade ever smaller impacts that converge only geometrically. Push-out's RESOLVE_SLOP.
+SWEEP_SLOP = 0.01
 RESTING_SPEED = 1e-6  # systems.physics._solver.resolution
 ONE_WAY_TOLERANCE = 0.5  # systems.physics._solver.resolution
 VECTOR_EPSILON = 1e-6  # pygame's Vector2 == compares within this
@@ -39,7 +42,8 @@ LARGE_SPAN = 32  # systems.physics._broad.grid
 
 # Float columns of the body table. BEFORE_* is the box at the start of the
 # step (px), FILED_* the box the broad phase filed it under (widened when a
-# changed path leaves it), ORIGIN/START/MOTION its path (Sweeper's Path),
+# changed path leaves it), ORIGIN/START/MOTION its path (at step fraction START its transform was
+# at ORIGIN, px, moving MOTION px per whole step from there),
 # BOUNDS_* the path's kept bounds, SUPPORT_* the speeds of Resolution's
 # ``supported`` by direction bit, CARRY_* and FRAME_* a rider's (Body.carry,
 # px, and Body.frame, px/s), GRAVITY_SCALE its Physics', RIDE_* the normal
@@ -72,7 +76,7 @@ SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, SHAPE = 8, 9, 10, 11, 12, 13
 PINNER, RIDE, RIDE_ORDER, SIDES = 16, 20, 21, 22
 INT_COLUMNS = 24
 # FLAGS bits. HELD: a contact holds the body this step, so its velocity is
-# true for the rest of it (the reference's ``Path.free`` False); NOT_BOX: its
+# true for the rest of it (see the sweep's module docstring); NOT_BOX: its
 # SHAPE is not BOX (FLAGS shares the row's first cache line with what a pair's
 # first test reads, SHAPE does not).
 STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD, NOT_BOX = 1, 2, 4, 8, 16, 32, 64, 128
@@ -102,7 +106,7 @@ def _max(a: float, b: float) -> float:
 
 @_helper
 def _box_at(body: Any, row: int, time: float) -> tuple[float, float, float, float]:
-    """The row's box (px) at step fraction ``time`` on its path (Sweeper's _box_at)."""
+    """The row's box (px) at step fraction ``time`` on its path."""
     if time == 0.0:
         return body[row, BEFORE_X], body[row, BEFORE_Y], body[row, WIDTH], body[row, HEIGHT]
     elapsed = time - body[row, START]

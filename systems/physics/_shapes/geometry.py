@@ -31,7 +31,6 @@ __all__ = [
     "outside",
     "box_contact",
     "union_box",
-    "swept_apart",
 ]
 
 Box = tuple[float, float, float, float]
@@ -153,21 +152,6 @@ def union_box(a: Box, b: Box) -> Box:
     right = max(a[0] + a[2], b[0] + b[2])
     bottom = max(a[1] + a[3], b[1] + b[3])
     return (left, top, right - left, bottom - top)
-
-
-# The swept broad-phase box of Sacred Software, *Collisions, Part 1*: shapes
-# inside their boxes can meet only where a's box, swept along the motion
-# relative to b, reaches b's box.
-def swept_apart(a: Box, motion: tuple[float, float], b: Box, margin: float) -> bool:
-    """Whether box a moving by ``motion`` (px, relative to b) stays more than
-    ``margin`` px (>= 0) from box b all the way: then no shape inside a meets
-    one inside b."""
-    x, y, w, h = a
-    dx, dy = motion
-    bx, by, bw, bh = b
-    left, right = (x + dx, x + w) if dx < 0.0 else (x, x + w + dx)
-    top, bottom = (y + dy, y + h) if dy < 0.0 else (y, y + h + dy)
-    return bx > right + margin or bx + bw < left - margin or by > bottom + margin or by + bh < top - margin
 
 
 def _facing_sign(a: Box, b: Box, before_a: Box, before_b: Box, axis: int, tie: Tie) -> int:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
 
 from pygame import Vector2
 
-__all__ = ["exchange_momentum", "pool_adjacent"]
+__all__ = ["exchange_momentum"]
 
 Axes = tuple[bool, bool]
 FREE: Axes = (False, False)
@@ -73,41 +71,3 @@ def exchange_momentum(
 def _axis_weights(inverse_mass: float, held: Axes) -> tuple[float, float]:
     """Inverse mass along x and y: 0 on a held axis."""
     return (0.0 if held[0] else inverse_mass, 0.0 if held[1] else inverse_mass)
-
-
-# Pool adjacent violators: the weighted isotonic regression of Ayer, Brunk,
-# Ewing, Reid and Silverman, *An Empirical Distribution Function for
-# Sampling with Incomplete Information* (1955). For a row of bodies it is the
-# perfectly inelastic collision: the limit of pairwise e = 0 impulses.
-def pool_adjacent(masses: Sequence[float], speeds: Sequence[float],
-                  low: float | None = None, high: float | None = None) -> list[float]:
-    """Speeds (px/s along the row) after a perfectly inelastic collision of
-    a row of touching bodies, given in order along it (masses > 0).
-
-    The result never decreases along the row (no body closes on the next),
-    keeps the row's momentum, and is the closest such set of speeds in the
-    mass-weighted least-squares sense: neighbours closing on each other are
-    pooled into blocks, each moving at its mean speed; a body moving away
-    from the ones behind it keeps its speed. ``low`` and ``high`` are the
-    speeds of things that hold still behind and ahead of the row (a wall:
-    an infinite mass): a block closing on one moves on at its speed, and
-    the row's momentum is then not kept (the wall takes its share).
-    """
-    ends = ([(math.inf, low)] if low is not None else []) + list(zip(masses, speeds))
-    ends += [(math.inf, high)] if high is not None else []
-    blocks: list[tuple[float, float, int, float | None]] = []  # mass, momentum, bodies, speed if held
-    for mass, speed in ends:
-        block: tuple[float, float, int, float | None] = (
-            (mass, 0.0, 1, speed) if math.isinf(mass) else (mass, mass * speed, 1, None))
-        while blocks and _mean(blocks[-1]) > _mean(block):
-            last = blocks.pop()
-            held = last[3] if last[3] is not None else block[3]
-            block = (last[0] + block[0], last[1] + block[1], last[2] + block[2], held)
-        blocks.append(block)
-    pooled = [_mean(block) for block in blocks for _ in range(block[2])]
-    return pooled[(1 if low is not None else 0):len(pooled) - (1 if high is not None else 0)]
-
-
-def _mean(block: tuple[float, float, int, float | None]) -> float:
-    """A pooled block's speed: a held block's own, else momentum / mass."""
-    return block[3] if block[3] is not None else block[1] / block[0]

@@ -24,7 +24,8 @@ from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
 from systems.physics._bodies.table import Columns, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
-from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP, grid_pairs
+from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP
+from systems.physics._kernels.plain import Kernels
 from systems.physics._stages.found import Found, is_level, read, refresh
 from systems._world import WorldLike
 
@@ -85,7 +86,8 @@ class Collide:
     The pairs come from a compiled kernel over the filed boxes
     (``systems.physics._kernels.pairs``: the set the grid would find, less
     the pairs whose layers don't meet) unless level geometry outnumbers the
-    other colliders or numba is off; then from the grid.
+    other colliders or the kernels are not compiled (ECS_ARCADE_JIT=0, no numba, or
+    still compiling in the background); then from the grid.
 
     Each run's results are a new ``Found`` (``found``): the bodies, the
     pairs, the filed boxes and the kind bits of this step. ``bodies`` (entity
@@ -208,8 +210,8 @@ class Collide:
         # geometry is most of the world, the grid is faster.
         movers, level = self._movers.bodies, self._resting.bodies
         # (asked last: a Game's first steps run the grid while the kernels compile, see ``background``)
-        compiled = len(movers) >= len(level) and background.use_kernels()
-        rows = self._compiled_pairs(found) if compiled else None
+        kernels = background.kernels() if len(movers) >= len(level) else None
+        rows = self._compiled_pairs(kernels, found) if kernels is not None and kernels.compiled else None
         if rows is not None:
             found.take_rows(rows)
             return
@@ -226,7 +228,7 @@ class Collide:
             bodies[a].neighbours.append(b)
             bodies[b].neighbours.append(a)
 
-    def _compiled_pairs(self, found: Found) -> np.ndarray | None:
+    def _compiled_pairs(self, kernels: Kernels, found: Found) -> np.ndarray | None:
         """The pairs the grid would find (``systems.physics._kernels.pairs``)
         whose layers meet (``Found.meet``), as rows of ``columns``,
         ascending, or None if the kernel can't number the cells (boxes
@@ -246,8 +248,8 @@ class Collide:
         else:  # every collider on the default layer, meeting all: the grid's pairs, none dropped
             layers[:, 0], layers[:, 1] = 1, ALL
         while True:
-            rows, status = grid_pairs(boxes, kinds, layers, columns.entities, self.grid.cell_size,
-                                      self.steps, self._pair_capacity)
+            rows, status = kernels.grid_pairs(boxes, kinds, layers, columns.entities, self.grid.cell_size,
+                                              self.steps, self._pair_capacity)
             if status != FULL:
                 break
             self._pair_capacity *= 2  # kept for later steps

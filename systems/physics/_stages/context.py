@@ -18,7 +18,7 @@ from pygame import Vector2
 
 from systems.physics._bodies.body import Body
 from systems.physics._stages.collide import Collide
-from systems.physics._stages.compiled_sweep import Swept
+from systems.physics._stages.sweep import Swept
 from systems.physics._stages.found import Found
 from systems.physics._solver.resolution import CollisionFilter, Resolution
 
@@ -38,8 +38,8 @@ class StepContext:
     the one thing a stage asks of what it keeps across steps) and ``state`` (the step's
     ``Resolution``: rest speed, filters, one-way faces; pins, supports, crushed bodies and
     contacts as the stages find them). Filled by the stages: ``riders`` (board: the bodies
-    Movement carried this step), ``met`` (sweep: pairs first met on changed paths) and
-    ``swept`` (sweep: what the compiled kernel found for push-out, when it ran).
+    Movement carried this step) and ``swept`` (sweep: what it found for push-out; None in the
+    discrete pipeline, which has no sweep).
     """
 
     dt: float
@@ -51,7 +51,6 @@ class StepContext:
     settle_kinematic: Callable[[], None]
     state: Resolution
     riders: list[Body] = field(default_factory=list)
-    met: list[tuple[int, int]] = field(default_factory=list)
     swept: Swept | None = None
 
 

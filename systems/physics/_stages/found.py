@@ -31,7 +31,7 @@ from components.layers import interacts
 from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.table import Columns, Geometry, entity_pairs, read_geometry
 from systems.physics._broad.grid import SpatialGrid
-from systems.physics._kernels.pairs import group_by_row
+from systems.physics._kernels import background
 from systems.physics._shapes.geometry import Box, union_box
 
 __all__ = ["Found", "is_level", "read", "refresh"]
@@ -306,5 +306,5 @@ def _by_row(pairs: np.ndarray, n: int, entities: np.ndarray) -> Partners:
     and where each row's begin (compressed sparse rows; a step makes few
     Bodies, so each takes its own slice to a list)."""
     flat = pairs.reshape(-1)
-    order, starts = group_by_row(flat, n)  # a row's entries keep their pairs' order
+    order, starts = background.kernels().group_by_row(flat, n)  # a row's entries keep their pairs' order
     return entities[flat[order ^ 1]], starts.tolist()  # (order ^ 1: the other row of the same pair)

@@ -98,15 +98,15 @@ def push_out(step: StepContext, memory: Memory) -> None:
 
 def _tested(step: StepContext) -> list[tuple[int, int]]:
     """The pairs push-out starts from: the broad phase's and those the
-    sweeps met on changed paths, after relaxing any pile. After the compiled
-    sweep stage (``step.swept``), only its links are looked at for piles,
-    and unless a pile was relaxed only the pairs it found overlapping are
+    sweeps met on changed paths, after relaxing any pile. After the sweep
+    stage (``step.swept``), only its links are looked at for piles, and
+    unless a pile was relaxed only the pairs it found overlapping are
     tested: no other pair can be queued."""
     collision, state, swept = step.collision, step.state, step.swept
     bodies = collision.bodies
-    if swept is None:
+    if swept is None:  # the discrete pipeline
         relax_pile(state, bodies, collision.pairs, collision.statics)
-        return collision.pairs + step.met
+        return collision.pairs
     if find_piles(swept.links):  # a pile moves bodies: every pair is tested after it
         relax_pile(state, bodies, collision.pairs, collision.statics, swept.links)
         return collision.pairs + swept.met()

@@ -1,470 +1,308 @@
-"""Continuous collision: sweep every moving body along its path in the step.
+"""The sweep stage: continuous collision, every moving body swept along its path in the step.
 
-The timeslice subdivision of Sacred Software, *Collisions, Part 1*, for many moving bodies: every candidate
-pair is swept in relative motion (``systems.physics._shapes.narrowphase.sweep``); impacts are
-taken earliest first, then larger contact surface, then entity ids. At an
-impact both bodies are placed at their contact positions, momentum and
-friction are exchanged along the contact normal, and the bodies it changed
-are swept again through the rest of the step with their new velocities.
-Nothing tunnels, whatever the speed. A row of boxes touching end to end,
-struck without bouncing, is collided all at once (``systems.physics._stages.rows``).
+The timeslice subdivision of Sacred Software, *Collisions, Part 1*, for many moving bodies:
+every candidate pair is swept in relative motion, impacts are taken earliest first, then
+larger contact surface, then entity ids; at an impact both bodies are placed at their contact
+positions, momentum and friction are exchanged along the contact normal, and the bodies it
+changed are swept again through the rest of the step. Nothing tunnels, whatever the speed.
+The algorithm is the sweep kernel's (``systems.physics._kernels.sweep``, whose docstring has
+the details: gravity within a step, rows of boxes struck at once, crushing).
 
-Under gravity an impact exchanges momentum at the velocity the body has
-when it hits, not at the end of the step. Movement integrates by
-semi-implicit Euler (v += g·dt, then x += v·dt), whose positions are those of
-the exact parabola half a step later: the chord of the step, along which a
-body is swept, goes from the parabola at τ + dt/2 to τ + 3dt/2, so at
-fraction t of it the body's true velocity is v − g·dt·(½ − t), v being its
-velocity for the step (after gravity). The impact reflects that; the rest of
-the step then adds back the g·dt·(½ − t) the velocity at the end of the step
-stands for (``_lag``). So an elastic bounce keeps the integrator's energy,
-½v² − g·x + ½·dt·g·v, to O(g²·dt²) per bounce (a ball with e = 1 returns to
-within g·dt²/8 px of its height), and e < 1 scales it by e². Where the
-impact leaves the pair at rest along the normal, the rest of the step's
-gravity never lifts one off the other; where it would carry them into each
-other, the contact takes it up, with friction (``_support``): a body resting
-on a floor still loses μ·g·dt of sliding speed a step, and keeps zero
-velocity along the normal. A resting contact (approaching at the
-Resolution's rest_speed or slower) bounces nothing and is settled at the
-step's velocity, as before; once a contact holds a body, its velocity is
-true for the rest of the step (``Path.free``). The compiled kernel
-(``systems.physics._stages.compiled_sweep``) computes the same steps bit for bit, and runs
-instead of this one whenever the kernels do, unless level geometry outnumbers the moving bodies
-(``LEVEL_PER_MOVER``); this one is the reference its property tests compare it with.
+This module is the stage around it: ``Sweeper.run`` reads the step's bodies from their
+components at once (``systems.physics._bodies.table``) into the kernel's tables (one row per
+body, in entity order), runs the kernel of the copy ``background.kernels`` names (compiled,
+or the same source as plain Python), and writes back velocities, positions, the Resolution's
+contacts, pins, supports and crushed bodies, the broad phase's widened boxes and new
+partners. It also hands push-out the few pairs that can concern it (``Swept``), tested over
+the arrays.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pygame import Vector2
 
+from components import ColliderType, Shape
+from systems.physics._kernels import background
+from systems.physics._kernels.plain import Kernels
+from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
+from systems.physics._kernels import settle as kernel_settle
+from systems.physics._kernels import sweep as k
+from systems.physics._kernels import table as t
+from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
+from systems.physics._bodies.kinds import SHAPED, TRIGGER
+from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
 from systems.physics._bodies.body import Body
-from systems.physics._stages.found import Found
-from systems.physics._shapes.geometry import Box, boxes_overlap, swept_apart, tie_direction, union_box
-from systems.physics._shapes.contact import Shapes
-from systems.physics._shapes.narrowphase import overlap, sweep
-from systems.physics._solver.resolution import RESTING_SPEED, Resolution, contact_velocities, exchange
-from systems.physics._stages.rows import Row, find_row, settle_row
-from systems.physics._stages.compiled_sweep import Swept, ask_filters, covers, sweep_compiled
+from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
+from systems.physics._solver.riders import Ride
 
-__all__ = ["Sweeper"]
+if TYPE_CHECKING:
+    from systems.physics._stages.found import Found
+
+__all__ = ["Swept", "Sweeper", "ask_filters"]
 
 log = logging.getLogger(__name__)
 
-#: px. An impact that would carry two bodies less than this far into each
-#: other over the rest of the step is left to push-out. Bodies touching in a
-#: row (a Newton's cradle, a pile) otherwise trade ever smaller impacts that
-#: converge only geometrically. Matches the push-out's RESOLVE_SLOP.
-SWEEP_SLOP = 0.01
-
-# (time, -surface, a, b, tiebreak, version of a, version of b, normal)
-Impact = tuple[float, float, int, int, int, int, int, Vector2]
-
-_NO_VERDICTS = np.zeros((0, 3), np.int64)
-
-#: Pieces of level geometry per moving body beyond which this sweep runs instead of the kernel,
-#: whose tables read and file every body every step where this one looks only at the movers'
-#: pairs (the crossover is measured in benchmarks/README.md, "Level geometry"). The two give the
-#: same floats.
-LEVEL_PER_MOVER = 16
+_TIES = np.array(TIES)
+_STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
+#: Each shape's small int in the kernels (systems.physics._kernels.shapes).
+_SHAPE_CODES = {Shape(value): code for code, value in enumerate(SHAPE_VALUES)}
 
 
-@dataclass(slots=True, eq=False)
-class Path:
-    """A body's straight path through the rest of the step.
+@dataclass(frozen=True, slots=True)
+class Swept:
+    """What the sweep stage hands on.
 
-    At step fraction ``start`` the body's transform was at ``origin`` (px);
-    it moves ``motion`` px per whole step from there. ``version`` changes
-    whenever the path does, which retires impacts computed on the old one.
-    ``bounds`` is the collider's box (px) over the path from ``start`` to
-    the end of the step, as computed for path ``bounds_version`` (see
-    ``_remaining_bounds``).
+    ``frozen``: the first entity that reached the bound on impacts, or
+    None; ``buffers``: the kernel's work buffers, large enough for this
+    step (the next step's run reuses them); ``met_rows``: the pairs first met on
+    changed paths, as rows of ``entities`` (``met()`` gives them as
+    entities, a < b). For push-out, tested over arrays: ``overlapping``,
+    the pairs of the broad phase and met ones whose boxes now overlap by
+    more than TOUCH_EPSILON on both axes and are not two STATICs (the only
+    pairs its first queue can hold), and ``links``, the broad phase's pairs
+    of two movers (neither STATIC nor TRIGGER) that overlapped by more than RESOLVE_SLOP on both axes
+    when the step began (what a pile is made of: ``systems.physics._stages.piles``).
     """
 
-    origin: Vector2
-    start: float
-    motion: Vector2
-    version: int = 0
-    impacts: int = 0
-    bounds: tuple[float, float, float, float] | None = None
-    bounds_version: int = -1
-    free: bool = True
+    frozen: int | None
+    buffers: tuple[Any, ...]
+    met_rows: np.ndarray
+    entities: np.ndarray
+    overlapping: list[tuple[int, int]]
+    links: list[tuple[int, int]]
 
-    def at(self, time: float) -> Vector2:
-        """Position (px) of the transform at step fraction ``time``."""
-        return self.origin + self.motion * (time - self.start)
+    def met(self) -> list[tuple[int, int]]:
+        """The pairs first met on changed paths, as entities (a < b)."""
+        return list(entity_pairs(self.entities, self.met_rows))
+
+
+def ask_filters(collision: Found, state: Resolution) -> np.ndarray:
+    """Ask the collision filters about each of the step's candidate pairs
+    but two STATICs (which never collide), in entity order, before the
+    sweeps resolve any; returns their verdicts as rows of
+    ``collision.columns`` (a < b, then 1 if they may collide, else 0)."""
+    rows = collision.pair_rows()
+    rows = rows[np.lexsort((rows[:, 1], rows[:, 0]))]
+    static = np.array([collider.type is _STATIC for collider in collision.columns.colliders], bool)
+    rows = rows[~(static[rows[:, 0]] & static[rows[:, 1]])]
+    verdicts = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, rows)]
+    return np.column_stack((rows, np.array(verdicts, np.int64))).astype(np.int64)
 
 
 class Sweeper:
-    """The sweep stage: resolves one step's impacts in time order.
-
-    ``max_subdivisions`` bounds the impacts one body takes part in per step
-    (Sacred Software's article uses 32); a body that reaches it stops where it is for the
-    rest of the step, and a single warning is logged.
-    """
+    """The sweep stage, and what it keeps from step to step: ``max_subdivisions``, the bound on
+    the impacts one body takes part in per step (Sacred Software's article uses 32; a body that
+    reaches it stops where it is for the rest of the step, and a single warning is logged), and
+    the kernel's work buffers, as large as a step has needed. ``kernels``: the copy of the
+    kernels to run (None, the default: the one ``background.kernels`` names each step)."""
 
     def __init__(self, max_subdivisions: int = 32) -> None:
         if max_subdivisions < 1:
             raise ValueError(f"max_subdivisions must be >= 1, got {max_subdivisions!r}")
         self.max_subdivisions = max_subdivisions
-        self.compiled = True
-        self._buffers: tuple[Any, ...] | None = None  # the compiled kernel's, as large as a step has needed
+        self.kernels: Kernels | None = None
+        self._buffers: tuple[Any, ...] | None = None
         self._warned = False
 
-    def run(self, collision: Found, state: Resolution, dt: float, gravity: Vector2,
-            riders: list[Body] | None = None) -> tuple[list[tuple[int, int]], Swept | None]:
-        """Sweep all candidate pairs of this step and resolve their impacts
-        (``gravity``: px/s², Movement's; ``riders``: the bodies carried on platforms this step).
-        Returns the pairs first met on changed paths and, when the compiled stage ran,
-        what it found for push-out (also kept as ``met`` and ``swept`` until the next run)."""
-        self.collision, self.state, self.dt = collision, state, dt
-        # px/s: the velocity gravity adds in a step (see _lag).
-        self.pull = gravity * dt
-        self.paths: dict[int, Path] = {}
-        self.met: list[tuple[int, int]] = []  # pairs first met by a changed path (see Found.widen)
-        self.swept: Swept | None = None  # what the compiled stage found for push-out, when it ran
+    def run(self, collision: Found, state: Resolution, dt: float, gravity: Vector2, riders: list[Body]) -> Swept:
+        """Sweep the step's candidate pairs and resolve their impacts in time order (``gravity``:
+        px/s², Movement's; ``riders``: the bodies carried on platforms this step)."""
         verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
-        level = len(collision.level)
-        if self.compiled and covers() and level <= LEVEL_PER_MOVER * max(len(collision.columns.entities) - level, 1):
-            self.swept = sweep_compiled(collision, state, dt, self.pull, riders or [], verdicts,
-                                        self.max_subdivisions, self._buffers)
-            self._buffers = self.swept.buffers  # met: self.swept.met(), made only when asked for
-            if self.swept.frozen is not None:
-                self._warn_frozen(self.swept.frozen)
-            return self.met, self.swept
-        self.queue: list[Impact] = []
-        self.tiebreak = itertools.count()
-        bodies = collision.bodies
-        for a, b in collision.pairs:
-            body_a, body_b = bodies[a], bodies[b]
-            if body_a.moved or body_b.moved:
-                self._schedule(body_a, body_b, 0.0, body_a.before, body_b.before)
-        while self.queue:
-            time, surface, a, b, _, version_a, version_b, normal = heapq.heappop(self.queue)
-            path_a, path_b = self.paths[a], self.paths[b]
-            if path_a.version == version_a and path_b.version == version_b:
-                self._impact(bodies[a], bodies[b], path_a, path_b, time, normal, -surface)
-        for entity, path in self.paths.items():
-            if path.version:  # an untouched path ends where Movement put the body
-                body = bodies[entity]
-                body.transform.position.update(path.at(1.0))
-                body.sync()
-        return self.met, self.swept
-
-    def _path(self, body: Body) -> Path:
-        """The body's path, made on first use from where Movement took it."""
-        path = self.paths.get(body.entity)
-        if path is None:
-            start = body.transform.previous_position
-            path = Path(Vector2(start), 0.0, body.transform.position - start)
-            self.paths[body.entity] = path
-        return path
-
-    def _schedule(self, a: Body, b: Body, now: float, box_a: Box, box_b: Box) -> None:
-        """Queue the first impact of a and b after step fraction ``now``,
-        where their boxes (px) are ``box_a`` and ``box_b``."""
-        if a.static and b.static:
-            return
-        paths = self.paths
-        path_a = paths.get(a.entity) or self._path(a)
-        path_b = paths.get(b.entity) or self._path(b)
-        # (motion_a - motion_b)·(1 - now), in scalars: the same operations as
-        # with Vector2s, without making two for each of the step's many sweeps.
-        motion_a, motion_b, rest = path_a.motion, path_b.motion, 1.0 - now
-        relative = ((motion_a[0] - motion_b[0]) * rest, (motion_a[1] - motion_b[1]) * rest)
-        if relative[0] == 0.0 and relative[1] == 0.0:
-            return
-        if swept_apart(box_a, relative, box_b, SWEEP_SLOP):
-            return  # nearly half the pairs re-swept after a fast impact: cheaper than the sweep
-        hit = sweep(box_a, a.shape, box_b, b.shape, relative)
-        if hit is not None:
-            time, normal, surface = now + hit.time * (1.0 - now), hit.normal, hit.surface
-        else:
-            # Already inside each other (an impact too slight to resolve let
-            # them drift in, or they were put there): if still closing along
-            # the push-out normal, that is an impact now, however deep, or a
-            # fast body would carry on through a wall it started in.
-            if not boxes_overlap(box_a, box_b):
-                return
-            inside = overlap(box_a, a.shape, a.before, box_b, b.shape, b.before,
-                             tie_direction(a.entity, b.entity))
-            if inside is None or relative[0] * inside.normal[0] + relative[1] * inside.normal[1] <= 0.0:
-                return
-            time, normal, surface = now, inside.normal, inside.surface
-        heapq.heappush(self.queue, (time, -surface, a.entity, b.entity, next(self.tiebreak),
-                                    path_a.version, path_b.version, normal))
-
-    def _impact(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float, normal: Vector2,
-                surface: float) -> None:
-        """Resolve one impact at step fraction ``time`` (touching faces
-        ``surface`` px long) and re-sweep who changed."""
-        approach = (path_a.motion - path_b.motion).dot(normal)
-        if a.trigger or b.trigger:  # reported if they really go into each other, never resolved
-            if approach * (1.0 - time) > SWEEP_SLOP and self.state.permits(a, b, normal):
-                self.state.record(a.entity, b.entity, normal, 0.0, True, self._shapes(a, b, time), time, surface)
-            return
-        frozen_a = path_a.impacts >= self.max_subdivisions
-        frozen_b = path_b.impacts >= self.max_subdivisions
-        if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
-            return  # grazing, too slight to matter, or both already stopped
-        if not self.state.permits(a, b, normal):
-            return  # a one-way face from behind, or a filter lets them pass
-        for path in (path_a, path_b):
-            path.origin = path.at(time)
-            path.start = time
-        held = self.state.holds(a, b, normal)
-        if self._squeezed(a, b, time, normal, held):
-            self._crush(a, b, path_a, path_b, time)
-            return
-        if not (held[0] or held[1] or frozen_a or frozen_b):
-            row = find_row(a, b, normal, self._box_at_time(time), self._frozen, self.collision, self.state,
-                           SWEEP_SLOP)
-            if row is not None:
-                self._settle_row(row, normal, time)
-                return
-        motions = (Vector2(path_a.motion), Vector2(path_b.motion))
-        lags = self._lags(a, b, path_a, path_b, time, normal)
-        for body, lag in zip((a, b), lags):
-            if lag is not None:  # the velocity it hits with (see the module's docstring)
-                body.physics.velocity -= lag  # type: ignore[union-attr]  # (_lag: it has Physics)
-        # A frozen body keeps its place for the rest of the step, but its
-        # momentum counts by its real mass: it must not act as a support.
-        self.state.settle(a, b, normal, (held[0] or frozen_a, held[1] or frozen_b), approach * (1.0 - time),
-                          surface, time, self._shapes(a, b, time))
-        if self.pull:
-            self._support(a, b, (path_a, path_b), normal, lags)
-        for body, path, frozen in ((a, path_a, frozen_a), (b, path_b, frozen_b)):
-            if body.physics is not None and not body.static and not frozen:
-                # A rider's path is its own motion plus its platform's carry.
-                path.motion = body.physics.velocity * self.dt + body.carry
-        # A body without Physics (moved by user code) has no velocity to
-        # change: stop the part of its motion that still drives it in.
-        still = (path_a.motion - path_b.motion).dot(normal)
-        if still > 0.0:
-            if not (a.static or frozen_a):
-                path_a.motion -= normal * still
-            elif not (b.static or frozen_b):
-                path_b.motion += normal * still
-        for body, path, motion in ((a, path_a, motions[0]), (b, path_b, motions[1])):
-            self._changed(body, path, motion, time)
-
-    def _lags(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float,
-              normal: Vector2) -> tuple[Vector2 | None, Vector2 | None]:
-        """What each body's velocity (px/s) holds beyond its true velocity
-        at step fraction ``time`` (see ``_lag``), for an impact along
-        ``normal`` (a->b) that bounces; None for both at a resting contact
-        (approaching at the Resolution's rest_speed or slower: it bounces
-        nothing, and stops the approach of the whole step, as before)."""
-        velocity_a, velocity_b = contact_velocities(a, b, normal, self.state.up)
-        if not self.pull or (velocity_a - velocity_b).dot(normal) <= self.state.rest_speed:
-            return None, None
-        return self._lag(a, path_a, time), self._lag(b, path_b, time)
-
-    def _lag(self, body: Body, path: Path, time: float) -> Vector2 | None:
-        """Gravity's g·dt·(½ − time) (px/s), which the body's velocity holds
-        beyond its true velocity at step fraction ``time`` while it flies
-        free (see the module's docstring); None where gravity does not move
-        it (no Physics, STATIC, not SOLID, a gravity_scale of 0) or once a
-        contact holds it this step (``Path.free``)."""
-        physics = body.physics
-        if physics is None or body.static or not body.inverse_mass or not physics.gravity_scale or not path.free:
-            return None
-        lag: Vector2 = self.pull * (physics.gravity_scale * (0.5 - time))
-        return lag
-
-    def _support(self, a: Body, b: Body, paths: tuple[Path, Path], normal: Vector2,
-                 lags: tuple[Vector2 | None, Vector2 | None]) -> None:
-        """After an impact along ``normal`` (a->b) was settled at the bodies'
-        true velocities, give back to each its lag (``_lags``), which gravity
-        adds by the end of the step. Where the impact left the pair at rest
-        along the normal, the part of it that would part them is not given
-        back (gravity alone never lifts a body off what it landed on); where
-        it drives them into each other, the contact takes it up as a resting
-        contact does, with friction. Either way the contact now holds them:
-        for the rest of the step their velocities are true (``Path.free``)."""
-        up = self.state.up
-        velocity_a, velocity_b = contact_velocities(a, b, normal, up)
-        rests = abs((velocity_b - velocity_a).dot(normal)) <= RESTING_SPEED
-        zero = Vector2()
-        parting = ((lags[1] or zero) - (lags[0] or zero)).dot(normal)
-        for body, lag in zip((a, b), lags):
-            if lag is not None:
-                if rests and parting > 0.0:
-                    lag = lag - normal * lag.dot(normal)
-                body.physics.velocity += lag  # type: ignore[union-attr]  # (_lag: it has Physics)
-        velocity_a, velocity_b = contact_velocities(a, b, normal, up)
-        if (velocity_a - velocity_b).dot(normal) > RESTING_SPEED:
-            rests = True
-            exchange(a, b, normal, self.state.held_axes(a, -normal), self.state.held_axes(b, normal),
-                     self.state.rest_speed, up)
-        if rests:
-            paths[0].free = paths[1].free = False
-
-    def _changed(self, body: Body, path: Path, motion: Vector2, time: float) -> None:
-        """After an impact at step fraction ``time``: if the body's path no
-        longer moves by ``motion``, retire the impacts computed on the old
-        one (a new version), count the impact (freezing the body at the
-        bound) and sweep it again."""
-        if path.motion == motion:
-            return
-        path.version += 1
-        path.impacts += 1
-        if path.impacts >= self.max_subdivisions:
-            self._freeze(body, path)
-        self._resweep(body, path, time)
-
-    def _frozen(self, body: Body) -> bool:
-        """Whether the body reached the bound on impacts this step."""
-        path = self.paths.get(body.entity)
-        return path is not None and path.impacts >= self.max_subdivisions
-
-    def _box_at_time(self, time: float) -> Callable[[Body], Box]:
-        """A body's box (px) at step fraction ``time``, on its path."""
-        return lambda body: _box_at(body, self._path(body), time)
-
-    def _settle_row(self, row: Row, normal: Vector2, time: float) -> None:
-        """Resolve a row of boxes struck at step fraction ``time`` at once
-        (see ``systems.physics._stages.rows``) and re-sweep those it changed."""
-        paths = [self._path(body) for body in row.bodies]
-        for path in paths:
-            path.origin = path.at(time)
-            path.start = time
-        motions = [Vector2(path.motion) for path in paths]
-        settle_row(row, normal, self._box_at_time(time), self.state, time, self.dt)
-        for body, path, motion in zip(row.bodies, paths, motions):
-            assert body.physics is not None  # rows hold bodies with Physics only
-            path.motion = body.physics.velocity * self.dt + body.carry
-            self._changed(body, path, motion, time)
-
-    def _squeezed(self, a: Body, b: Body, time: float, normal: Vector2, held: tuple[bool, bool]) -> bool:
-        """Whether, at step fraction ``time``, a body of the pair that is not
-        STATIC is pushed by one that holds still (``held``: a STATIC, or a
-        body pinned against one) into a STATIC on its far side, touching it
-        (within SWEEP_SLOP), while the two close on each other: pressed
-        between them. A body pinned earlier in the step and since bounced
-        away (a ball rattling in a slot) is not, nor one that its own motion
-        (gravity, its velocity) carries into a corner of surfaces that stay
-        apart (a box come to rest between a wall and a ramp): it could leave
-        the way it came, so nothing squeezes it (``_closing``)."""
-        for body, pusher, push, pusher_holds in ((a, b, -normal, held[1]), (b, a, normal, held[0])):
-            if body.static or not pusher_holds:
-                continue
-            x, y, w, h = _box_at(body, self.paths[body.entity], time)
-            reach = (x + push.x * SWEEP_SLOP, y + push.y * SWEEP_SLOP, w, h)
-            for entity in self.collision.candidates(body, reach):
-                other = self.collision.bodies[entity]
-                if not other.static or other.trigger or other is a or other is b:
-                    continue
-                pressed = overlap(reach, body.shape, body.before,
-                                  _box_at(other, self._path(other), time), other.shape, other.before)
-                if (pressed is not None and pressed.normal.dot(push) > 0.5
-                        and _closing(self._path(pusher).motion, self._path(other).motion, push)):
-                    return True
-        return False
-
-    def _crush(self, a: Body, b: Body, path_a: Path, path_b: Path, time: float) -> None:
-        """The pair's body that is not STATIC is squeezed between things that
-        won't yield (see ``_squeezed``).
-        It is crushed and stops where it is, its velocity too (kept, gravity
-        would add to it every step it stays crushed, and whatever frees it
-        would let it go at that speed: energy from nowhere); the push-out
-        then leaves it overlapping, centred (see ``Resolution.push_apart``),
-        instead of trading impacts with both sides until the subdivision
-        bound."""
-        for body, path in ((a, path_a), (b, path_b)):
-            if body.static:
-                continue
-            self.state.crushed.add(body.entity)
-            if body.physics is not None and body.inverse_mass:
-                body.physics.velocity.update(0.0, 0.0)
-            if path.motion:
-                path.motion = Vector2()
-                path.version += 1
-                self._resweep(body, path, time)
-
-    def _shapes(self, a: Body, b: Body, time: float) -> Shapes:
-        """The shapes of a and b at step fraction ``time``."""
-        return _box_at(a, self.paths[a.entity], time), a.shape, _box_at(b, self.paths[b.entity], time), b.shape
-
-    def _freeze(self, body: Body, path: Path) -> None:
-        """Stop a body that reached the subdivision bound where it is."""
-        self._warn_frozen(body.entity)
-        if not body.static:
-            path.motion = Vector2()
-
-    def _warn_frozen(self, entity: int) -> None:
-        if not self._warned:
+        kernels = self.kernels or background.kernels()
+        swept = _sweep(kernels, collision, state, dt, gravity * dt, riders, verdicts, self.max_subdivisions,
+                       self._buffers)
+        self._buffers = swept.buffers
+        if swept.frozen is not None and not self._warned:
             self._warned = True
-            log.warning(
-                "entity %d took part in %d impacts in one step; it stops where it is "
-                "for the rest of the step (warned once per World)",
-                entity, self.max_subdivisions,
-            )
-
-    def _resweep(self, body: Body, path: Path, now: float) -> None:
-        """Schedule the impacts of a changed path with the body's neighbours.
-
-        A neighbour whose box, over what is left of its own path, stays
-        apart from the box this body sweeps through the rest of the step
-        (by more than SWEEP_SLOP, far above rounding) cannot meet it: it is
-        not swept (most of a fast body's neighbours). A path no impact has
-        changed is bounded by the swept box the broad phase filed."""
-        bodies, paths, filed = self.collision.bodies, self.paths, self.collision.grid.boxes
-        mine = _box_at(body, path, now)
-        reach = union_box(mine, _box_at(body, path, 1.0))
-        candidates, met = self.collision.widen(body, reach)
-        self.met += met
-        x, y, w, h = reach
-        left, top, right, bottom = x - SWEEP_SLOP, y - SWEEP_SLOP, x + w + SWEEP_SLOP, y + h + SWEEP_SLOP
-        for entity in candidates:
-            other_path = paths.get(entity)
-            if other_path is None or not other_path.version:
-                ox, oy, ow, oh = filed[entity]
-            else:
-                ox, oy, ow, oh = _remaining_bounds(bodies[entity], other_path)
-            if ox > right or oy > bottom or ox + ow < left or oy + oh < top:
-                continue
-            other = bodies[entity]
-            theirs = _box_at(other, other_path or self._path(other), now)
-            if body.entity < entity:
-                self._schedule(body, other, now, mine, theirs)
-            else:
-                self._schedule(other, body, now, theirs, mine)
+            log.warning("entity %d took part in %d impacts in one step; it stops where it is for the rest of the "
+                        "step (warned once per World)", swept.frozen, self.max_subdivisions)
+        return swept
 
 
-def _closing(pusher: Vector2, anvil: Vector2, push: Vector2) -> bool:
-    """Whether a pusher moving ``pusher`` px a step closes on an anvil (the
-    STATIC on the pressed body's far side) moving ``anvil`` px a step, along
-    ``push`` (unit, pusher to body). Where the two do not close, they leave
-    the body the room it has (it came in, it can go out): no squeeze. Still
-    bodies have exactly zero motion, so any closing at all counts."""
-    return (pusher.x - anvil.x) * push.x + (pusher.y - anvil.y) * push.y > 0.0
+_NO_VERDICTS = np.zeros((0, 3), np.int64)
 
 
-def _remaining_bounds(body: Body, path: Path) -> tuple[float, float, float, float]:
-    """The box (px) holding the body's collider all along its path from the
-    path's start to the end of the step, kept until the path changes (an
-    impact that only moves its start keeps it: the old box still holds the
-    rest of the same line)."""
-    if path.bounds is None or path.bounds_version != path.version:
-        path.bounds = union_box(_box_at(body, path, path.start), _box_at(body, path, 1.0))
-        path.bounds_version = path.version
-    return path.bounds
+def _sweep(kernels: Kernels, collision: Found, state: Resolution, dt: float, pull: Vector2, riders: list[Body],
+           verdicts: np.ndarray, max_subdivisions: int, buffers: tuple[Any, ...] | None) -> Swept:
+    """Run the sweep kernel of ``kernels`` over the step (``pull``: gravity·dt, px/s;
+    ``verdicts``: the collision filters', from ``ask_filters``, when there are filters;
+    ``buffers``: the kernel's work buffers as last returned, or None)."""
+    step = np.zeros(t.STEP_PARAMETERS)
+    step[[t.DT, t.REST_SPEED, t.MAX_SUBDIVISIONS, t.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
+                                                                   collision.grid.cell_size)
+    step[[t.LAYERED, t.PULL_X, t.PULL_Y, t.UP_X, t.UP_Y]] = collision.layered, *pull, *state.up
+    step[[t.FILTERED, t.ONE_WAY_FACES]] = bool(state.filters), collision.one_way
+    arrays, table, ints = _gather(collision, riders, bool(pull))
+    pairs = collision.pair_rows()
+    buffers = k.buffers_for(buffers, len(pairs), len(table))
+    while True:
+        status, contacts, events, unasked = kernels.run_sweeps(table, ints, pairs, verdicts, _TIES, step, buffers)
+        if status[t.OVERFLOW]:
+            # Rare: what overflowed is doubled, and kept for later steps.
+            buffers = k.buffers_for(buffers, len(pairs), len(table), int(status[t.OVERFLOW]))
+        elif status[t.UNASKED]:  # pairs met in the run that the filters were not asked about
+            met = unasked[:int(status[t.UNASKED])]
+            asked = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, met)]
+            verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
+        else:
+            break
+        arrays, table, ints = _gather(collision, riders, bool(pull))  # (the tables the run changed)
+    entities = collision.columns.entities
+    moved, ends = _scatter(collision, table, ints, state)
+    _record(entities, contacts, int(status[t.CONTACTS]), state)
+    met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
+    _widen(collision, table, events[1][:int(status[t.WIDENED])], met)
+    frozen = None if status[t.FROZEN] < 0 else int(entities[status[t.FROZEN]])
+    # (the run leaves the boxes at the start, BEFORE_X..HEIGHT, as they were)
+    overlapping, links = _push_candidates(kernels, arrays, table, ints, moved, ends, pairs, met, entities)
+    return Swept(frozen, buffers, met, entities, overlapping, links)
 
 
-def _box_at(body: Body, path: Path, time: float) -> tuple[float, float, float, float]:
-    """The body's collider box (px) at step fraction ``time``."""
-    if time == 0.0:
-        return body.before  # every path starts where the step started
-    # ``path.at(time)`` in scalars: the same operations, without two Vector2s
-    # (read by index, cheaper than pygame's ``x`` lookup).
-    origin, motion, elapsed = path.origin, path.motion, time - path.start
-    offset, box = body.collider.offset, body.box
-    return (origin[0] + motion[0] * elapsed + offset[0], origin[1] + motion[1] * elapsed + offset[1], box[2], box[3])
+def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays, np.ndarray, np.ndarray]:
+    """The step's bodies (in entity order) read from their components at
+    once, and the kernel's float and int tables of them at the start of the
+    sweeps (``riders``: the bodies carried this step; ``pulled``: whether
+    gravity pulls)."""
+    body = read_arrays(collision.columns, collision.geometry_read())
+    n = body.start.shape[0]
+    table = t.aligned_table(n, t.FLOAT_COLUMNS)
+    ints = t.aligned_table(n, t.INT_COLUMNS, np.int64)
+    table[:, t.FILED_X:t.FILED_H + 1] = collision.filed_boxes()
+    # Body.before, Path.origin and Path.motion, with the same float operations.
+    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
+    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
+    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
+    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
+    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
+    table[:, t.INV_MASS] = body.inverse_mass
+    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
+    table[:, t.ELASTICITY] = body.elasticity
+    table[:, t.FRICTION] = body.friction
+    ints[:, t.FLAGS] = t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
+    colliders = collision.columns.colliders
+    if collision.kinds & SHAPED:  # (otherwise every row is a box, 0)
+        ints[:, t.SHAPE] = [_SHAPE_CODES[collider.shape] for collider in colliders]
+        ints[:, t.FLAGS] |= t.NOT_BOX * (ints[:, t.SHAPE] != BOX)
+    if collision.kinds & TRIGGER:
+        ints[:, t.FLAGS] |= t.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
+    ints[:, t.SIDES] = [collider.sides.value for collider in colliders] if collision.one_way else kernel_settle.ALL_SIDES
+    if collision.layered:
+        ints[:, t.CATEGORY] = [collider.category for collider in colliders]
+        ints[:, t.MASK] = [collider.mask for collider in colliders]
+    if pulled:
+        table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
+                                                            for physics in collision.columns.physics if physics]
+    for rider in riders:
+        table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
+    ints[:, t.BOUNDS_VERSION] = -1
+    ints[:, t.PINNER:t.RIDE + 1] = -1
+    ints[:, t.ENTITY] = collision.columns.entities
+    ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
+    return body, table, ints
+
+
+def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
+             state: Resolution) -> tuple[np.ndarray, np.ndarray]:
+    """Velocities, positions, pins, supports and crushed bodies back to the
+    components, the Bodies made so far and the Resolution; returns the rows
+    moved and where to (px). (Arrays are handed to Python a column at a
+    time: a list per row would be an object for the garbage collector to
+    track.)"""
+    columns, bodies = collision.columns, collision.bodies
+    flags = ints[:, t.FLAGS]
+    touched = np.flatnonzero(flags & t.TOUCHED)
+    # Vector2s set by index: a third of ``update``'s cost (no argument parsing).
+    for row, vx, vy in zip(touched.tolist(), table[touched, t.VEL_X].tolist(), table[touched, t.VEL_Y].tolist()):
+        physics = columns.physics[row]
+        assert physics is not None  # only bodies with Physics change velocity
+        velocity = physics.velocity
+        velocity[0] = vx
+        velocity[1] = vy
+    moved, ends = _ends(table, ints)
+    for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), ends[:, 0].tolist(),
+                               ends[:, 1].tolist()):
+        position = transform.position
+        position[0] = x
+        position[1] = y
+    for body in bodies.made():  # (usually none yet; one made later reads its box from the position)
+        body.sync()
+    entities = columns.entities
+    for row in np.flatnonzero(ints[:, t.PINNED]).tolist():
+        state.pinned[int(entities[row])] = int(ints[row, t.PINNED])
+    for row in np.flatnonzero(ints[:, t.SUPPORTED]).tolist():
+        for index in range(4):
+            if ints[row, t.SUPPORTED] & (1 << index):
+                state.supported[(int(entities[row]), 1 << index)] = float(table[row, t.SUPPORT + index])
+    state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
+    if state.up:  # (a body lands on a platform only under gravity)
+        riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
+        for row in riders[np.argsort(ints[riders, t.RIDE_ORDER])].tolist():  # in the order they landed
+            state.rides[int(entities[row])] = Ride(int(entities[ints[row, t.RIDE]]),
+                                                   Vector2(table[row, t.RIDE_X], table[row, t.RIDE_Y]))
+    state.swept_pinner = partial(_pinner, collision, table, ints)
+    return moved, ends
+
+
+def _pinner(collision: Found, table: np.ndarray, ints: np.ndarray, entity: int,
+            bit: int) -> tuple[Body, Vector2] | None:
+    """Who pinned ``entity`` against direction ``bit`` in the sweeps, and
+    the unit normal it pushed it off along (Resolution.pinners), read from
+    the kernel's tables when push-out asks (rarely: both sides of a pair
+    held)."""
+    row, index = collision.rows.get(entity), bit.bit_length() - 1
+    if row is None or not ints[row, t.PINNED] & bit or ints[row, t.PINNER + index] < 0:
+        return None
+    pinner = collision.bodies[int(collision.columns.entities[ints[row, t.PINNER + index]])]
+    return pinner, Vector2(table[row, t.PINNER_OFF + 2 * index], table[row, t.PINNER_OFF + 2 * index + 1])
+
+
+def _ends(table: np.ndarray, ints: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rows the sweeps moved (their paths changed) and where each ends
+    up (px, (m, 2)): Path.at(1.0), with its float operations."""
+    moved = np.flatnonzero(ints[:, t.VERSION])
+    start = table[moved, t.START]
+    return moved, table[moved, t.ORIGIN_X:t.ORIGIN_Y + 1] + table[moved, t.MOTION_X:t.MOTION_Y + 1] * (
+        1.0 - start)[:, None]
+
+
+def _push_candidates(kernels: Kernels, arrays: Arrays, table: np.ndarray, ints: np.ndarray, moved: np.ndarray,
+                     ends: np.ndarray, pairs: np.ndarray, met: np.ndarray,
+                     entities: np.ndarray) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """``Swept.overlapping`` and ``Swept.links`` from the rows' boxes now and
+    at the start, with the float operations of push-out's ``_enqueue``
+    and piles' ``_overlapped_before``; ``pairs`` and ``met`` are rows."""
+    position = arrays.now.copy()  # Body.box: where Collision read it, or where the sweeps moved it to
+    position[moved] = ends
+    now = np.column_stack((position + arrays.offset, arrays.size))
+    before = table[:, t.BEFORE_X:t.HEIGHT + 1]
+    static = (ints[:, t.FLAGS] & t.STATIC) != 0
+    candidates = np.concatenate((pairs, met.reshape(-1, 2)))
+    near = kernels.overlapping(now, candidates, TOUCH_EPSILON) & ~(static[candidates[:, 0]] & static[candidates[:, 1]])
+    fixed = (ints[:, t.FLAGS] & (t.STATIC | t.TRIGGER)) != 0  # what a pile never pushes (piles._candidates)
+    movers = ~(fixed[pairs[:, 0]] | fixed[pairs[:, 1]])
+    inside = kernels.overlapping(before, pairs, RESOLVE_SLOP) & movers
+    return list(entity_pairs(entities, candidates[near])), list(entity_pairs(entities, pairs[inside]))
+
+
+def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
+    """The kernel's contacts (between rows of ``entities``) into the
+    Resolution, in the order recorded (copied: the buffers are the next step's)."""
+    values, pairs = contacts
+    state.record_swept(entities[pairs[:count]], values[:count].copy())
+
+
+def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:
+    """Repeat the kernel's refiling of the ``widened`` rows on the broad
+    phase's grid, and add the pairs it ``met`` (rows) to the bodies'
+    partners (Found.widen). Each widening files a body under a box
+    holding the last one, so only its final box (``table``'s FILED columns)
+    is filed: the grid then holds what the widenings one by one would leave
+    it holding."""
+    collision.file_rows_wider(np.unique(widened).tolist(), table[:, t.FILED_X:t.FILED_H + 1].copy())
+    collision.add_met_rows(met.reshape(-1, 2))

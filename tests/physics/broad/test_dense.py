@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from components import ALL, Collider, ColliderType, Physics, Transform
 from ecs import World
-from systems.physics._kernels import jit
 from systems.physics._broad.grid import CROWD, SpatialGrid
 
 
@@ -109,7 +108,6 @@ def test_a_crowded_cell_reports_every_pair_with_a_static_trigger_or_level_geomet
         assert sorted(found) == expected
 
 
-@pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 @given(crowded, st.sampled_from([8.0, 64.0, 200.0]), st.integers(0, 100))
 @example([(0.0, 0.0, 8.0, 8.0, 1)] * 20 + [(0.0, 0.0, 8.0, 8.0, 3)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)] * 20, 8.0, 3)
 @example([(0.0, 0.0, 8.0, 8.0, 2)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)] * 10, 8.0, 3)  # TRIGGERs are no pile

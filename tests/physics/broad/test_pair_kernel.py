@@ -7,6 +7,8 @@ subset), sorted, less those whose layers don't meet (which
 ``Collide._find_pairs`` drops from the grid's).
 """
 
+from collections import Counter
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -15,13 +17,12 @@ from hypothesis import strategies as st
 from components import ALL, Collider, ColliderType, Physics, Transform
 from components.layers import interacts
 from ecs import World
-from systems.physics._kernels import background, jit
+from helpers import counted
+from systems.physics._kernels import background
+from systems.physics._kernels.plain import plain
 from systems.physics._broad.grid import CROWD, SpatialGrid
-from systems.physics._stages import collide
 from systems.physics._kernels.pairs import (APART, DONE, FULL, LEVEL, SKIP, SPREAD, _distinct_pairs, grid_pairs,
                                             group_by_row)
-
-pytestmark = pytest.mark.skipif(not jit.ENABLED, reason="the kernels are off (ECS_ARCADE_JIT=0 or no numba)")
 
 # Coordinates on an 8 px lattice as often as not, so that edges touch exactly.
 coordinate = st.one_of(st.floats(-300, 300), st.integers(-30, 30).map(lambda v: v * 8.0))
@@ -175,27 +176,24 @@ def test_a_step_with_triggers_and_layers_takes_the_kernels_pairs_which_are_the_g
     # The same scene stepped once with the kernel and once with the grid
     # (the kernels off): the kernel is called, and its pairs are the grid's:
     # no coin-coin pair (two TRIGGERs), no bullet-bullet pair (layers).
-    calls = []
-
-    def counted(*args):
-        calls.append(args)
-        return grid_pairs(*args)
-
+    calls: Counter[str] = Counter()
+    kernels = counted(background.kernels(), calls)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(collide, "grid_pairs", counted)
+        patch.setattr(background, "kernels", lambda: kernels)
         world = shooter(seed)
         world.step(1 / 60)
-        kernels = sorted(world.collision.pairs)
+        found = sorted(world.collision.pairs)
         coins = {entity for entity, c in world.get_component(Collider) if c.type is ColliderType.TRIGGER}
         world.close()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(background, "use_kernels", lambda: False)
+        patch.setattr(background, "kernels", plain)  # (the plain copy: the grid finds the pairs)
         world = shooter(seed)
         world.step(1 / 60)
         grids = sorted(world.collision.pairs)
         world.close()
-    assert len(calls) >= 1 and kernels == grids
-    assert not [pair for pair in kernels if set(pair) <= coins]
+    assert found == grids
+    assert calls["grid_pairs"] >= 1 or not kernels.compiled
+    assert not [pair for pair in found if set(pair) <= coins]
 
 
 @given(st.lists(st.integers(0, 20), max_size=200), st.integers(0, 5))

@@ -1,4 +1,5 @@
-"""The kernels compiled in the background: the game runs meanwhile, and nothing changes when they take over.
+"""The kernels compiled in the background: the game runs meanwhile on their plain copy, and
+nothing changes when the compiled copy takes over.
 
 The switch is driven here by a stand-in for the background process (``FakeProcess``), which
 "finishes" at a chosen step; the kernels themselves come from the disk cache, or are compiled
@@ -9,10 +10,12 @@ a step's results do not depend on which code computed them, so neither on when t
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -24,8 +27,9 @@ from hypothesis import strategies as st
 
 from components import Collider, ColliderType, Physics, Transform
 from ecs import Game, World
-from systems.physics._kernels import background, boxes, jit, pairs, sweep
-from systems.physics._stages import collide, found
+from helpers import counted
+from systems.physics._kernels import background, jit
+from systems.physics._kernels.plain import own, plain
 
 compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
 
@@ -73,7 +77,7 @@ def arena(seed: int, n: int = 24) -> World:
 
 
 def crates(seed: int, n: int = 24) -> World:
-    """Crates with the default materials falling on a floor (gravity: the compiled broad phase, Python sweep)."""
+    """Crates with the default materials falling on a floor: gravity, rows, friction."""
     world = World(gravity=(0, 900))
     world.create_entity(Transform((-50, 200)), Collider((400, 20), type=ColliderType.STATIC))
     rng = np.random.default_rng(seed)
@@ -92,24 +96,19 @@ def state_of(world: World) -> list[tuple[int, str, str, str, str]]:
     return rows
 
 
-def counting(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Count the calls the stages make to each kernel (through to the kernel)."""
-    calls = {"grid_pairs": 0, "run_sweeps": 0}
-
-    def counted(name: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args: Any) -> Any:
-            calls[name] += 1
-            return kernel(*args)
-        return call
-
-    monkeypatch.setattr(collide, "grid_pairs", counted("grid_pairs", pairs.grid_pairs))
-    monkeypatch.setattr(sweep, "run_sweeps", counted("run_sweeps", sweep.run_sweeps))
-    return calls
+def counting(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[str], Counter[str]]:
+    """Count the calls the stages make to each copy of the kernels: (compiled, plain)."""
+    compiled: Counter[str] = Counter()
+    python: Counter[str] = Counter()
+    compiled_copy, plain_copy = counted(own(), compiled), counted(plain(), python)
+    monkeypatch.setattr(background, "own", lambda: compiled_copy)
+    monkeypatch.setattr(background, "plain", lambda: plain_copy)
+    return compiled, python
 
 
 def run(make: Callable[[int], World], seed: int, steps: int, switch_at: int | None) -> list[Any]:
     """The scene's state after each of ``steps`` steps, the background compile finishing before
-    step ``switch_at`` (None: never, the reference throughout)."""
+    step ``switch_at`` (None: never, the plain copy throughout)."""
     background._load()  # what the background process leaves: the kernels in the disk cache (compiled here if cold)
     process = FakeProcess()
     compiling(process)
@@ -129,15 +128,16 @@ def run(make: Callable[[int], World], seed: int, steps: int, switch_at: int | No
 def test_the_kernels_taking_over_mid_run_changes_no_bit(state: None, monkeypatch: pytest.MonkeyPatch,
                                                         caplog: pytest.LogCaptureFixture,
                                                         make: Callable[[int], World]) -> None:
-    calls = counting(monkeypatch)
+    compiled, python = counting(monkeypatch)
     reference = run(make, 3, 40, None)
-    assert calls == {"grid_pairs": 0, "run_sweeps": 0}  # while compiling, no kernel is called
+    assert not compiled and python["run_sweeps"] >= 40  # while compiling, the plain copy runs
+    python.clear()
     with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
         switched = run(make, 3, 40, 15)
-    assert background.use_kernels()
-    assert calls["grid_pairs"] == 40 - 15  # from the switch on, every step's pairs come from the kernel
-    if make is arena:
-        assert calls["run_sweeps"] >= 40 - 15  # (more when a buffer overflowed and the run was repeated)
+    assert background.kernels().compiled
+    assert compiled["grid_pairs"] == 40 - 15  # from the switch on, every step's pairs come from the kernel
+    assert compiled["run_sweeps"] >= 40 - 15  # (more when a buffer overflowed and the run was repeated)
+    assert 15 <= python["run_sweeps"] and not python["grid_pairs"]  # (the grid finds pairs before it)
     assert switched == reference
     lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
     assert len(lines) == 1 and "compiled" in lines[0] and "now run" in lines[0]
@@ -171,10 +171,10 @@ def test_the_entry_points_hold_every_call_the_stages_make(state: None, monkeypat
             return kernel(*args)
         return call
 
-    monkeypatch.setattr(collide, "grid_pairs", recorded(pairs.grid_pairs))
-    monkeypatch.setattr(found, "group_by_row", recorded(pairs.group_by_row))
-    monkeypatch.setattr(sweep, "run_sweeps", recorded(sweep.run_sweeps))
-    monkeypatch.setattr(boxes, "overlapping", recorded(boxes.overlapping))
+    copy = own()
+    names = ("grid_pairs", "group_by_row", "overlapping", "run_sweeps")
+    recording = dataclasses.replace(copy, **{name: recorded(getattr(copy, name)) for name in names})
+    monkeypatch.setattr(background, "own", lambda: recording)
     for make in (arena, crates):
         world = make(5)
         for _ in range(10):
@@ -185,27 +185,27 @@ def test_the_entry_points_hold_every_call_the_stages_make(state: None, monkeypat
         assert signatures <= listed[kernel], f"{kernel.py_func.__name__}: {signatures - listed[kernel]} not listed"
 
 
-def test_the_kernels_are_never_used_when_off_and_always_when_plain_python() -> None:
-    # ECS_ARCADE_JIT=0 (or no numba) runs the reference, ECS_ARCADE_JIT=python the kernels' source.
-    if not jit.ENABLED:
-        assert not background.use_kernels()
+def test_kernels_not_compiled_run_as_plain_python_from_the_start() -> None:
+    # ECS_ARCADE_JIT=0 (or no numba): the package's own copy is plain Python, nothing compiles.
+    if not jit.COMPILED:
+        assert background.kernels() is own() is plain() and not own().compiled
         background.start()
-        assert not background.use_kernels() and not background.compiling()
-    elif not jit.COMPILED:
-        assert background.use_kernels()
+        assert not background.compiling() and background.kernels() is own()
+    else:
+        assert own().compiled and not plain().compiled
 
 
 @compiled_only
-def test_a_failed_background_compile_leaves_the_reference_with_one_line(state: None,
+def test_a_failed_background_compile_leaves_the_plain_copy_with_one_line(state: None,
                                                                         caplog: pytest.LogCaptureFixture) -> None:
     process = FakeProcess()
     compiling(process)
     background._errors = io.BytesIO(b"Traceback (most recent call last):\n  ...\nMemoryError: out of memory\n")
-    assert not background.use_kernels() and background.compiling()
+    assert background.kernels() is plain() and background.compiling()
     process.code = 1
     with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
-        assert not background.use_kernels()
-        assert not background.use_kernels() and not background.compiling()
+        assert background.kernels() is plain()
+        assert background.kernels() is plain() and not background.compiling()
     lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
     assert len(lines) == 1 and "exit status 1" in lines[0] and "MemoryError: out of memory" in lines[0]
 
@@ -226,13 +226,13 @@ def test_start_on_a_cold_cache_compiles_in_a_process_of_its_own_and_says_so(
         background.start()
         background.start()  # once per process
     assert started == [[sys.executable, "-m", "systems.physics._kernels.background"]]
-    assert background.compiling() and not background.use_kernels()
+    assert background.compiling() and background.kernels() is plain()
     lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
     assert len(lines) == 1 and "in the background" in lines[0]
 
 
 @compiled_only
-def test_a_background_compile_that_cached_nothing_leaves_the_reference(state: None, monkeypatch: pytest.MonkeyPatch,
+def test_a_background_compile_that_cached_nothing_leaves_the_plain_copy(state: None, monkeypatch: pytest.MonkeyPatch,
                                                                        caplog: pytest.LogCaptureFixture) -> None:
     # (a folder numba cannot write to, and no other cache folder): loading would compile here.
     process = FakeProcess()
@@ -241,7 +241,7 @@ def test_a_background_compile_that_cached_nothing_leaves_the_reference(state: No
     monkeypatch.setattr(background, "cached", lambda: False)
     process.code = 0
     with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
-        assert not background.use_kernels() and not background.compiling()
+        assert background.kernels() is plain() and not background.compiling()
     lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
     assert len(lines) == 1 and "could not cache" in lines[0] and "Cannot cache" in lines[0]
 
@@ -271,7 +271,7 @@ def test_start_on_a_warm_cache_starts_nothing(state: None, monkeypatch: pytest.M
     monkeypatch.setattr(background, "cached", lambda: True)
     monkeypatch.setattr(subprocess, "Popen", popen)
     background.start()
-    assert not background.compiling() and background.use_kernels()
+    assert not background.compiling() and background.kernels().compiled
 
 
 def corner(game: Game) -> pygame.Surface:

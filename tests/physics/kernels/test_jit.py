@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import inspect
 import logging
 import sys
+import types
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 import systems.physics._kernels.jit
-from systems.physics._kernels import jit
+from systems.physics._kernels import jit, plain
 PROJECT = {"systems", "components", "ecs"}
 
 PROBE = '''
@@ -32,13 +34,13 @@ def add_one(x):
 '''
 
 
-@pytest.mark.parametrize("value", ["true", "True", "yes", "on", "2", "", " 1", "PYTHON"])
+@pytest.mark.parametrize("value", ["true", "True", "yes", "on", "2", "", " 1", "python"])
 def test_an_unknown_switch_value_is_refused_naming_the_variable_and_its_values(value):
-    with pytest.raises(ValueError, match=r"ECS_ARCADE_JIT must be one of '1', 'python', '0'.*got"):
+    with pytest.raises(ValueError, match=r"ECS_ARCADE_JIT must be one of '1', '0'.*got"):
         jit.mode(value)
 
 
-@pytest.mark.parametrize("value, expected", [(None, "1"), ("1", "1"), ("python", "python"), ("0", "0")])
+@pytest.mark.parametrize("value, expected", [(None, "1"), ("1", "1"), ("0", "0")])
 def test_the_known_switch_values_and_unset(value, expected):
     assert jit.mode(value) == expected
 
@@ -150,3 +152,30 @@ def test_the_kernels_import_only_from_the_packages_in_their_cache_key():
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     assert alias.name.split(".")[0] not in PROJECT, (path.name, alias.name)
+
+
+def test_the_kernel_modules_import_each_other_relatively():
+    # The plain copy (``plain.plain``) is the same files loaded as another package: an absolute
+    # import of a kernel module would make that copy call the compiled one's functions.
+    kernels = Path(jit.__file__).parent
+    for path in kernels.glob("*.py"):
+        if path.stem in ("background", "plain"):  # (the stages' side: they choose the copy to run)
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                assert not node.module.startswith("systems.physics._kernels"), (path.name, node.module)
+
+
+def test_the_plain_copy_calls_only_plain_python():
+    # Every function the plain copy's sweep module calls is a Python function of that copy,
+    # never a numba dispatcher, which would compile there and then.
+    sweep = inspect.unwrap(plain.plain().run_sweeps)
+    assert isinstance(sweep, types.FunctionType) and not plain.plain().compiled
+    helpers = {name: value for name, value in sweep.__globals__.items() if name.startswith("_") and callable(value)}
+    assert {"_impact", "_schedule", "_settle", "find_row"} <= helpers.keys() | set(sweep.__globals__)
+    for name, value in helpers.items():
+        if getattr(value, "__module__", "").startswith("systems.physics"):
+            assert isinstance(value, types.FunctionType), name
+    if jit.COMPILED:
+        assert sweep.__module__ == f"{plain.NAME}.sweep"
+        assert not isinstance(plain.own().run_sweeps, types.FunctionType) and plain.own().compiled

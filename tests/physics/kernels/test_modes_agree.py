@@ -6,7 +6,8 @@ scenes mix elastic boxes without gravity, piles spawned on one spot (the pile re
 whose sums depend on pair order), gravity with ramps, a one-way ledge, a lift, circles and
 random materials, and the same with TRIGGER coins on a layer. With the kernels on, every one
 of them is swept by the compiled sweep over the compiled broad phase's pairs (listed in
-another order than the grid lists them); with them off, by the Python sweep over the grid's.
+another order than the grid lists them); with them as plain Python, by the same kernel's source
+over the grid's.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ for seed in range(int(sys.argv[1])):
                 digest.update(line.encode())
         print(seed, continuous, digest.hexdigest())
 from systems.physics._kernels import jit
-print("compiled" if jit.ENABLED else "python")
+print("compiled" if jit.COMPILED else "python")
 '''
 
 

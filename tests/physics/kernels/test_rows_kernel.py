@@ -1,22 +1,19 @@
-"""Rows of boxes in the compiled sweep (systems.physics._kernels.sweep._collide_row) against the reference.
+"""Rows of boxes in the sweep kernel (systems.physics._kernels.sweep._collide_row), compiled and not.
 
 Boxes touching end to end, struck without bouncing, are collided at once
-(``systems.physics._stages.rows``); the compiled sweep takes such steps too and must give the
-same floats, bit for bit. Random scenes without gravity, lanes of e = 0 crates of several
-sizes, masses and frictions, some touching, some a hair or a few px apart, some sliding
-across the lane (friction at each contact), struck by a pusher (a Newton's cradle where the
-crates touch), the far end against the arena's wall, against a STATIC post, free, or met by a
-second pusher, are stepped with the kernels compiled and with them off (``ECS_ARCADE_JIT``
-1 and 0), each mode in a process of its own started once for the module. The compiled one
-must have swept every step through the kernel, and the reference must have collided rows
-(``find_row`` found some), so the rows really went through the kernel.
+(``systems.physics._kernels.rows``); the compiled kernel and its plain copy must give the same
+floats, bit for bit. Random scenes without gravity, lanes of e = 0 crates of several sizes,
+masses and frictions, some touching, some a hair or a few px apart, some sliding across the
+lane (friction at each contact), struck by a pusher (a Newton's cradle where the crates
+touch), the far end against the arena's wall, against a STATIC post, free, or met by a second
+pusher, are stepped through both copies in one process. The plain copy must have collided
+rows (``find_row`` found some, counted in it), so the rows really went through the kernel.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+import hashlib
+import inspect
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,37 +21,39 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import ROOT, mode_environment
+from components import Collider, ColliderType, Physics, Transform
+from ecs import World
+from helpers import state_lines
+from systems.physics._kernels import jit
+from systems.physics._kernels.plain import own, plain
+
 LENGTH = 480.0  # px, the arena's inside along the lanes
 LANE = 40.0  # px between lanes
 STEPS = 30
 
-# Reads one scene (JSON) a line, steps it, and answers with a digest per step, how many steps
-# the compiled sweep took and how many rows the reference collided.
-WORKER = r'''
-import hashlib, json, sys
-from helpers import state_lines
-from components import Collider, ColliderType, Physics, Transform
-from ecs import World
-from systems.physics._kernels import jit
-from systems.physics._stages import sweep
 
-counts = {"compiled": 0, "rows": 0}
-real_compiled, real_find_row = sweep.sweep_compiled, sweep.find_row
+@pytest.fixture(scope="module")
+def rows_found() -> Iterator[list[int]]:
+    """How many rows the plain copy's sweep kernel has collided (``find_row`` found), a running count."""
+    module = inspect.unwrap(plain().run_sweeps).__globals__  # (the plain copy's sweep module)
+    real, found = module["find_row"], [0]
 
-def compiled(*args):
-    counts["compiled"] += 1
-    return real_compiled(*args)
+    def find_row(*args: Any) -> Any:
+        result = real(*args)
+        found[0] += bool(result[0])
+        return result
 
-def find_row(*args):
-    row = real_find_row(*args)
-    counts["rows"] += row is not None
-    return row
+    module["find_row"] = find_row
+    try:
+        yield found
+    finally:
+        module["find_row"] = real
 
-sweep.sweep_compiled, sweep.find_row = compiled, find_row
 
-def build(scene):
+def build(scene: dict[str, Any], compiled: bool) -> World:
+    """The lanes of ``scene`` in a closed arena, swept by the compiled kernel or its plain copy."""
     world = World(gravity=(0, 0))
+    world.response.sweeper.kernels = own() if compiled else plain()
     world.response.sweeper.max_subdivisions = scene["subdivisions"]
     flip = (lambda x, y: (y, x)) if scene["vertical"] else (lambda x, y: (x, y))
     across = LANE * len(scene["lanes"])
@@ -71,61 +70,18 @@ def build(scene):
                                     Physics(flip(vx, vy), mass=mass, elasticity=elasticity, friction=friction))
     return world
 
-print("compiled" if jit.ENABLED else "off", flush=True)
-for line in sys.stdin:
-    scene = json.loads(line)
-    counts.update(compiled=0, rows=0)
-    world, steps = build(scene), []
+
+def steps(scene: dict[str, Any], compiled: bool) -> list[str]:
+    """A digest of the state and the crushed bodies after each of STEPS steps."""
+    world, digests = build(scene, compiled), []
     for _ in range(STEPS):
         world.step(1 / 60)
         digest = hashlib.sha256(repr(sorted(world.response.crushed)).encode())
         for line in state_lines(world):
             digest.update(line.encode())
-        steps.append(digest.hexdigest()[:16])
-    print(json.dumps({"steps": steps, **counts}), flush=True)
-'''.replace("LENGTH", repr(LENGTH)).replace("LANE", repr(LANE)).replace("STEPS", str(STEPS))
-
-
-class Worker:
-    """A process stepping scenes in one kernel mode (``ECS_ARCADE_JIT``)."""
-
-    def __init__(self, mode: str) -> None:
-        env = {**mode_environment(mode), "PYTHONWARNINGS": "ignore"}
-        self.process = subprocess.Popen([sys.executable, "-c", WORKER], env=env, cwd=ROOT, text=True,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        self.ready = self._line()
-
-    def _line(self) -> str:
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line, f"the worker died (exit {self.process.wait()})"
-        return line.strip()
-
-    def run(self, scene: dict[str, Any]) -> dict[str, Any]:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps(scene) + "\n")
-        self.process.stdin.flush()
-        result: dict[str, Any] = json.loads(self._line())
-        return result
-
-    def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        self.process.wait(timeout=60)
-
-
-@pytest.fixture(scope="module")
-def workers() -> Iterator[tuple[Worker, Worker]]:
-    """The compiled mode's worker and the reference's."""
-    compiled, reference = Worker("1"), Worker("0")
-    try:
-        if compiled.ready != "compiled":
-            pytest.skip("numba is not installed here: there is only one mode")
-        assert reference.ready == "off"
-        yield compiled, reference
-    finally:
-        compiled.close()
-        reference.close()
+        digests.append(digest.hexdigest()[:16])
+    world.close()
+    return digests
 
 
 @st.composite
@@ -163,17 +119,14 @@ scenes = st.fixed_dictionaries({
 })
 
 
+@pytest.mark.skipif(not jit.COMPILED, reason="no compiled copy to compare (ECS_ARCADE_JIT=0 or no numba)")
 @settings(max_examples=20)
 @given(scenes)
-def test_rows_give_the_same_floats_compiled_and_not(workers: tuple[Worker, Worker], scene: dict[str, Any]) -> None:
-    compiled, reference = workers
-    ran, expected = compiled.run(scene), reference.run(scene)
-    assert ran["compiled"] == STEPS  # every step went through the kernel...
-    assert expected["compiled"] == 0
-    assert ran["steps"] == expected["steps"]  # ...to the reference's floats, bit for bit
+def test_rows_give_the_same_floats_compiled_and_not(scene: dict[str, Any]) -> None:
+    assert steps(scene, True) == steps(scene, False)
 
 
-def test_a_pusher_drives_rows_into_walls_and_posts_through_the_kernel(workers: tuple[Worker, Worker]) -> None:
+def test_a_pusher_drives_rows_into_walls_and_posts_through_the_kernel(rows_found: list[int]) -> None:
     # Three lanes of five touching 12 px crates (masses 1, 3, 0.5, 1, 3; frictions 0.3 and 0.8),
     # some sliding across the lane; a 5 kg pusher at 600 px/s, 5 px away, meets the first at
     # t = 5/600 s, mid-step 1: the row is collided at once. Lane 0 ends against the wall, lane 1
@@ -186,7 +139,8 @@ def test_a_pusher_drives_rows_into_walls_and_posts_through_the_kernel(workers: t
     shifted = [[x + 60.0, *rest] for x, *rest in crates]  # flush against the wall at 480 px
     scene = {"lanes": [shifted + [[405.0, *pusher[0][1:]]], post + crates + pusher, crates + pusher],
              "vertical": False, "subdivisions": 32}
-    ran, expected = workers[0].run(scene), workers[1].run(scene)
-    assert expected["rows"] >= 3  # the reference collided the three rows...
-    assert ran["compiled"] == STEPS  # ...and the compiled run swept every step in the kernel
-    assert ran["steps"] == expected["steps"]
+    before = rows_found[0]
+    plain_run = steps(scene, False)
+    assert rows_found[0] - before >= 3  # the three rows were collided at once
+    if jit.COMPILED:
+        assert steps(scene, True) == plain_run

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from pygame import Vector2
 
 from components import Shape
-from systems.physics._shapes.geometry import boxes_overlap, swept_apart
+from systems.physics._kernels.boxes import _swept_apart
+from systems.physics._shapes.geometry import boxes_overlap
 from systems.physics._shapes.narrowphase import circle_box_penetration, circles_penetration, overlap, sweep
 from systems.physics._shapes.impact import sweep_boxes, sweep_circle_box, sweep_circles
 
@@ -160,6 +161,11 @@ class _Zero:
 def _at(a, motion, t, round_a):
     moved = (a[0] + motion.x * t, a[1] + motion.y * t, a[2], a[3])
     return moved, round_a, moved
+
+
+def swept_apart(a, motion, b, margin):
+    """The sweep kernel's swept-box test (its plain-float arguments)."""
+    return _swept_apart(a, float(motion[0]), float(motion[1]), b, margin)
 
 
 def test_swept_box_reaches_what_the_sweep_can_hit():

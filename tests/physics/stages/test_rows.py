@@ -7,7 +7,27 @@ from hypothesis import strategies as st
 from components import Collider, ColliderType, Physics, Transform
 from ecs import World
 from helpers import DT, box, kinetic_energy, momentum, position, run, velocity, wall
-from systems.physics._solver.impulse import pool_adjacent
+from systems.physics._kernels import rows as kernel_rows
+from systems.physics._kernels import table as kernel_table
+
+
+
+def pool_adjacent(masses, speeds, low=None, high=None):
+    """The sweep kernel's pooling of adjacent violators (``rows._pool_adjacent``) over lists:
+    the speeds (px/s along the row) after the perfectly inelastic collision of a row of
+    touching bodies of ``masses``, between the speeds ``low`` and ``high`` of stops that hold
+    still behind and ahead of it (an infinite mass each; None: no stop)."""
+    body = kernel_table.aligned_table(len(masses), kernel_table.FLOAT_COLUMNS)
+    body[:, kernel_table.INV_MASS] = [1.0 / mass for mass in masses]
+    chain = ([low] if low is not None else []) + list(speeds) + ([high] if high is not None else [])
+    first = int(low is not None)
+    ints, floats = kernel_rows.row_buffers(len(chain))
+    ints[:, kernel_rows.CHAIN] = -1  # (a stop's row is never read)
+    ints[first:first + len(masses), kernel_rows.CHAIN] = range(len(masses))
+    floats[:len(chain), kernel_rows.SPEED_BEFORE] = chain
+    kernel_rows._pool_adjacent(body, (ints, floats), len(chain), first, len(masses))
+    return floats[first:first + len(masses), kernel_rows.SPEED_AFTER].tolist()
+
 
 speeds = st.floats(-3000, 3000, allow_nan=False)
 masses = st.floats(0.01, 100, allow_nan=False)

@@ -1,0 +1,97 @@
+"""One source, two ways to run it: the kernels compiled, and the same kernels as plain Python.
+
+The stages call the kernels through a ``Kernels``: the entry points of one copy of them.
+``own()`` is the package's copy, compiled when ``jit.COMPILED`` says so. ``plain()`` is the
+same source run by the interpreter beside it, for a process whose kernels are compiled but not
+ready yet (``background``: a Game plays on it while numba compiles them in another process) and
+for tests that compare the two copies step by step in one process.
+
+Why a second copy: numba replaces each decorated function by a dispatcher, and the Python
+original of a compiled kernel (``py_func``) still calls its helpers' dispatchers, which would
+compile them there and then. So the kernel modules are loaded a second time, from the same
+files, as a package of their own (``NAME``) whose ``jit`` never compiles; their imports of
+each other are relative, so that copy calls only itself.
+
+Plain Python computes on NumPy's float64 scalars where the compiled code computes on machine
+doubles: the same IEEE operations, the same bits. NumPy also warns where the machine code is
+silent (a division by zero is an infinity the kernels test for), so a plain copy's entry
+points run with NumPy's floating-point warnings off.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from systems.physics._kernels import boxes, jit, pairs, sweep
+
+__all__ = ["NAME", "Kernels", "own", "plain"]
+
+#: The package name the plain copy is loaded under.
+NAME = "systems.physics._plain_kernels"
+
+
+@dataclass(frozen=True, slots=True)
+class Kernels:
+    """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
+    the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), push-out's
+    ``overlapping`` (``boxes``) and the sweep stage's ``run_sweeps`` (``sweep``)."""
+
+    compiled: bool
+    grid_pairs: Callable[..., Any]
+    group_by_row: Callable[..., Any]
+    overlapping: Callable[..., Any]
+    run_sweeps: Callable[..., Any]
+
+
+def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
+    """The entry points of the copy whose modules are ``modules`` (by short name)."""
+    entry = {"grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
+             "overlapping": modules["boxes"].overlapping, "run_sweeps": modules["sweep"].run_sweeps}
+    if not compiled:
+        entry = {name: _quiet(function) for name, function in entry.items()}
+    return Kernels(compiled, **entry)
+
+
+def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` run with NumPy's floating-point warnings off (see the module docstring)."""
+
+    @functools.wraps(function)
+    def run(*args: Any) -> Any:
+        with np.errstate(all="ignore"):
+            return function(*args)
+
+    return run
+
+
+@functools.cache
+def own() -> Kernels:
+    """The package's own copy of the kernels: compiled if ``jit.COMPILED``, else plain Python."""
+    return _of({"pairs": pairs, "boxes": boxes, "sweep": sweep}, jit.COMPILED)
+
+
+@functools.cache
+def plain() -> Kernels:
+    """The kernels as plain Python: the package's own copy when that is not compiled, else a
+    second copy of its modules loaded under ``NAME`` (once per process)."""
+    if not jit.COMPILED:
+        return own()
+    folder = Path(jit.__file__).parent
+    spec = importlib.util.spec_from_file_location(NAME, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    assert spec is not None and spec.loader is not None
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[NAME] = package
+    spec.loader.exec_module(package)
+    modules = {name: importlib.import_module(f"{NAME}.{name}") for name in ("pairs", "boxes", "sweep")}
+    copy_jit = importlib.import_module(f"{NAME}.jit")
+    assert not copy_jit.COMPILED
+    return _of(modules, False)
