@@ -77,7 +77,8 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     layers = np.tile(np.array([1, ALL], np.int64), (len(boxes), 1))  # every box on the default layer
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
-    _, table, ints = sweep_stage._gather(collision, [], False)
+    level = [collision.columns.colliders[row] for row in collision.found.resting.rows.tolist()]
+    _, table, ints = sweep_stage._gather(collision.found, sweep_stage._codes(level), [], False)
     step = np.zeros(kernel_table.STEP_PARAMETERS)
     step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
     pairs, ties, verdicts = collision.pair_rows(), np.array(TIES), np.zeros((0, 3), np.int64)

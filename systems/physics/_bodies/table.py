@@ -121,44 +121,52 @@ def _vectors(vectors: list[Vector2]) -> np.ndarray:
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
 
-def read_arrays(columns: Columns, known: tuple[np.ndarray, Geometry] | None = None) -> Arrays:
+def read_arrays(columns: Columns, movers: tuple[np.ndarray, Geometry] | None = None,
+                level: tuple[np.ndarray, Geometry] | None = None) -> Arrays:
     """Read every body's components (``Arrays``), taking the geometry of
-    the rows in ``known`` from its Geometry (read this step: its row i is
-    body ``rows[i]``); TRIGGERs count as bodies without Physics would (no
+    the rows of ``movers`` and of ``level`` from their Geometry (row i of
+    one is body ``rows[i]``): the movers' as read this step, and level
+    geometry's (STATIC colliders without Physics) as last read; the other
+    rows are read now. TRIGGERs count as bodies without Physics would (no
     inverse mass)."""
     n = len(columns.transforms)
-    geometry = _merge(columns, *(known or (np.zeros(0, np.int64), read_geometry([], []))))
-    moving = columns.moving
-    movers = [body for body in columns.physics if body is not None]  # in the order of ``moving``
+    geometry = _merge(columns, [part for part in (movers, level) if part is not None])
+    moving, colliders = columns.moving, columns.colliders
+    movers_physics = [body for body in columns.physics if body is not None]  # in the order of ``moving``
     velocity, elasticity, friction = np.zeros((n, 2)), np.zeros(n), np.zeros(n)
     inverse_mass, physics = np.zeros(n), np.zeros(n, bool)
-    types = [collider.type for collider in columns.colliders]
-    static = np.array([kind is _STATIC for kind in types], bool)
-    if movers:
-        velocity[moving] = _vectors(list(map(_VELOCITY, movers)))
-        elasticity[moving] = [body.elasticity for body in movers]
-        friction[moving] = [body.friction for body in movers]
+    static = np.ones(n, bool)  # level geometry's rows: STATIC
+    others = np.arange(n) if level is None else np.delete(np.arange(n), level[0])
+    static[others] = [colliders[row].type is _STATIC for row in others.tolist()]
+    if movers_physics:
+        velocity[moving] = _vectors(list(map(_VELOCITY, movers_physics)))
+        elasticity[moving] = [body.elasticity for body in movers_physics]
+        friction[moving] = [body.friction for body in movers_physics]
         physics[moving] = True
         # read: 1/mass, but 0 for a STATIC or a TRIGGER
-        mass = np.array([body.mass for body in movers])
-        solid = np.array([kind is _SOLID for kind in types], bool)[moving]
+        mass = np.array([body.mass for body in movers_physics])
+        solid = np.array([colliders[row].type is _SOLID for row in moving.tolist()], bool)
         inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)
     return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, inverse_mass,
                   elasticity, friction, static, physics, geometry.moved())
 
 
-def _merge(columns: Columns, rows: np.ndarray, known: Geometry) -> Geometry:
-    """Every body's geometry: ``known`` for ``rows``, read for the others."""
+def _merge(columns: Columns, parts: list[tuple[np.ndarray, Geometry]]) -> Geometry:
+    """Every body's geometry: each part's Geometry for its rows, read now for the others."""
     n = len(columns.transforms)
-    if len(rows) == n:
-        return known
+    if len(parts) == 1 and len(parts[0][0]) == n:  # (the rows of every body, in order)
+        return parts[0][1]
     unknown = np.ones(n, bool)
-    unknown[rows] = False
-    rest = np.flatnonzero(unknown).tolist()
-    read = read_geometry([columns.transforms[row] for row in rest], [columns.colliders[row] for row in rest])
+    for rows, _ in parts:
+        unknown[rows] = False
+    rest = np.flatnonzero(unknown)
+    if len(rest):
+        parts = [*parts, (rest, read_geometry([columns.transforms[row] for row in rest.tolist()],
+                                              [columns.colliders[row] for row in rest.tolist()]))]
     fields = []
     for name in ("start", "now", "offset", "size"):
         merged = np.empty((n, 2))
-        merged[rows], merged[rest] = getattr(known, name), getattr(read, name)
+        for rows, known in parts:
+            merged[rows] = getattr(known, name)
         fields.append(merged)
     return Geometry(*fields)

@@ -26,7 +26,7 @@ from systems.physics._bodies.table import Columns, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP
 from systems.physics._kernels.plain import Kernels
-from systems.physics._stages.found import Found, is_level, read, refresh
+from systems.physics._stages.found import Found, LevelRead, is_level, read, refresh
 from systems._world import WorldLike
 
 __all__ = ["Bodies", "Body", "Collide", "Found"]
@@ -159,6 +159,7 @@ class Collide:
             self._reread.update((body.entity, body) for body in changed)
             if any(not is_level(body) for body in changed):
                 self._classify()  # a type changed in place: no longer level geometry
+                found.swept = None  # (read as the bodies were sorted before)
         else:
             found, kinds = self._rebuild_from(sources)
         self._start(found)
@@ -167,6 +168,7 @@ class Collide:
     def _start(self, found: Found) -> None:
         """Make ``found`` the latest run's, its bodies the ones looked up."""
         found.level = self._resting.entities
+        found.resting = self._resting.read(self.grid)
         self.found = found
         self.bodies.restart(self._rows)
 
@@ -192,7 +194,7 @@ class Collide:
         moved[movers.rows] = geometry.moved()
         found.moved = moved.tolist()
         found.movers_read = (movers.rows, geometry)
-        found.swept = (movers.rows, swept, movers.level_rows)
+        found.swept = (movers.rows, swept)
         return kinds, swept, level
 
     def _find_pairs(self, found: Found, kinds: int) -> None:
@@ -312,7 +314,7 @@ class Collide:
                 continue
             entity, (x, y, w, h) = next(movers)
             self.grid.insert(entity, (x, y, w, h))
-        self._resting = _Resting(self._resting.bodies)
+        self._resting = _Resting(self._resting.bodies, self._resting.rows)
         self._reread.update((body.entity, body) for body in self._resting.bodies)
         return found, kinds | self._resting.kinds
 
@@ -334,7 +336,7 @@ class Collide:
         level = [is_level(body) for body in bodies]
         self._movers = _Movers.of(bodies, level)
         before = self._resting.entities
-        self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed])
+        self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed], self._movers.level_rows)
         for body in self._resting.bodies:  # (one read with the movers until now is out of date)
             if body.entity not in before:
                 read(body)
@@ -355,14 +357,28 @@ def _filed_by(body: Body) -> tuple[object, ...]:
 
 
 class _Resting:
-    """Level geometry (see ``Collide``): the bodies, what each was
-    filed by when last read, and their kind bits together."""
+    """Level geometry (see ``Collide``): the bodies, their rows of the
+    colliders' table, what each was filed by when last read, their kind
+    bits together, and (``read``) where they are and what they are filed
+    under, kept until one of them changes."""
 
-    def __init__(self, bodies: list[Body] | None = None) -> None:
+    def __init__(self, bodies: list[Body] | None = None, rows: np.ndarray | None = None) -> None:
         self.bodies = bodies or []
+        self.rows = np.zeros(0, np.int64) if rows is None else rows
         self.entities = {body.entity for body in self.bodies}
         self.seen = [_filed_by(body) for body in self.bodies]
         self.kinds = _or_all(self.bodies)
+        self._read: LevelRead | None = None
+
+    def read(self, grid: SpatialGrid) -> LevelRead:
+        """The bodies as last read (``LevelRead``): the same object until
+        one of them changes (``changed``)."""
+        if self._read is None:
+            bodies = self.bodies
+            geometry = read_geometry([body.transform for body in bodies], [body.collider for body in bodies])
+            self._read = LevelRead(self.rows, geometry, grid.boxes_of(np.array([body.entity for body in bodies],
+                                                                                 np.int64)))
+        return self._read
 
     def changed(self, grid: SpatialGrid) -> list[Body]:
         """Read anew, and re-file in ``grid``, the bodies whose filing
@@ -387,6 +403,7 @@ class _Resting:
             changed.append(body)
         if changed:
             self.kinds = _or_all(self.bodies)
+            self._read = None
         return changed
 
 

@@ -22,6 +22,7 @@ Also here: ``read`` and ``refresh``, which read a Body from its components.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
@@ -34,7 +35,7 @@ from systems.physics._broad.grid import SpatialGrid
 from systems.physics._kernels import background
 from systems.physics._shapes.geometry import Box, union_box
 
-__all__ = ["Found", "is_level", "read", "refresh"]
+__all__ = ["Found", "LevelRead", "is_level", "read", "refresh"]
 
 # Shared empty values (never changed in place): a Found is made every step.
 _NO_ROWS = np.zeros(0, np.int64)
@@ -44,6 +45,23 @@ _NOTHING_READ = (_NO_ROWS, read_geometry([], []))
 #: Row partners: every row's partners as entities, in one array row by row,
 #: and where each row's begin (compressed sparse rows).
 Partners = tuple[np.ndarray, list[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRead:
+    """Level geometry (STATIC colliders without Physics) as last read: its
+    ``rows`` of the colliders' table (ascending), where it is
+    (``geometry``) and the boxes it is filed under (``filed``, px, (n, 4)).
+    The collide stage makes a new one only when some of it changed or the
+    colliders did, so the later stages may keep what they derive from it
+    for as long as it is the same object."""
+
+    rows: np.ndarray
+    geometry: Geometry
+    filed: np.ndarray
+
+
+_NO_LEVEL = LevelRead(_NO_ROWS, _NOTHING_READ[1], np.zeros((0, 4)))
 
 
 class Found:
@@ -59,14 +77,16 @@ class Found:
     geometry: STATIC without Physics), ``static_movers`` (the other STATICs:
     moving platforms), and, as the movers were read: ``moved`` (per row: 1
     if the body moved this step, 0 if not, -1 if not read at once),
-    ``movers_read`` (their rows and ``Geometry``), ``swept`` (their rows,
-    swept bounds in px, and the rows of level geometry; None once a box is
-    filed anew), ``static_mover_rows`` and ``level_mover_rows`` (the movers'
-    rows that are STATIC; of them, those without Physics).
+    ``movers_read`` (their rows and ``Geometry``), ``swept`` (their rows
+    and swept bounds in px; None once a box is filed anew, or when the
+    colliders were sorted anew mid-run), ``static_mover_rows`` and
+    ``level_mover_rows`` (the movers' rows that are STATIC; of them, those
+    without Physics); and ``resting``, level geometry as last read
+    (``LevelRead``).
     """
 
     __slots__ = ("columns", "rows", "bodies", "grid", "kinds", "layered", "one_way", "level",
-                 "static_movers", "moved", "movers_read", "swept", "static_mover_rows", "level_mover_rows",
+                 "static_movers", "moved", "movers_read", "swept", "static_mover_rows", "level_mover_rows", "resting",
                  "_pairs", "_pair_rows", "_pair_source", "_met_source", "_partners", "_filed")
 
     def __init__(self, columns: Columns, rows: dict[int, int], bodies: Bodies, grid: SpatialGrid) -> None:
@@ -77,8 +97,9 @@ class Found:
         self.static_movers: list[int] = []
         self.moved: list[int] = []
         self.movers_read: tuple[np.ndarray, Geometry] = _NOTHING_READ
-        self.swept: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.swept: tuple[np.ndarray, np.ndarray] | None = None
         self.static_mover_rows = self.level_mover_rows = _NO_ROWS
+        self.resting = _NO_LEVEL
         self._pairs: list[tuple[int, int]] | None = []
         self._pair_rows: np.ndarray | None = None
         self._pair_source: np.ndarray | None = None  # the compiled broad phase's pairs, for the partners
@@ -132,10 +153,10 @@ class Found:
             if self.swept is None:  # a box was filed anew since the movers were read
                 self._filed = grid.boxes_of(self.columns.entities)
             else:  # the movers' swept bounds as read, level geometry as filed
-                rows, swept, rest = self.swept
+                rows, swept = self.swept
                 self._filed = np.empty((n, 4))
                 self._filed[rows] = swept
-                self._filed[rest] = grid.boxes_of(self.columns.entities[rest])
+                self._filed[self.resting.rows] = self.resting.filed
             self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 

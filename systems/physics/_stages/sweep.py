@@ -22,12 +22,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from pygame import Vector2
 
-from components import ColliderType, Shape
+from components import ALL, Collider, ColliderType, Shape
 from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
@@ -40,9 +40,7 @@ from systems.physics._shapes.geometry import TIES, TOUCH_EPSILON
 from systems.physics._bodies.body import Body
 from systems.physics._solver.resolution import RESOLVE_SLOP, Resolution
 from systems.physics._solver.riders import Ride
-
-if TYPE_CHECKING:
-    from systems.physics._stages.found import Found
+from systems.physics._stages.found import Found, LevelRead
 
 __all__ = ["Swept", "Sweeper", "ask_filters"]
 
@@ -99,7 +97,8 @@ class Sweeper:
     """The sweep stage, and what it keeps from step to step: ``max_subdivisions``, the bound on
     the impacts one body takes part in per step (Sacred Software's article uses 32; a body that
     reaches it stops where it is for the rest of the step, and a single warning is logged), and
-    the kernel's work buffers, as large as a step has needed. ``kernels``: the copy of the
+    the kernel's work buffers, as large as a step has needed, and level geometry's codes in the
+    kernel's table, as long as it is read the same (``LevelRead``). ``kernels``: the copy of the
     kernels to run (None, the default: the one ``background.kernels`` names each step)."""
 
     def __init__(self, max_subdivisions: int = 32) -> None:
@@ -108,6 +107,7 @@ class Sweeper:
         self.max_subdivisions = max_subdivisions
         self.kernels: Kernels | None = None
         self._buffers: tuple[Any, ...] | None = None
+        self._level: tuple[LevelRead, np.ndarray] | None = None
         self._warned = False
 
     def run(self, collision: Found, state: Resolution, dt: float, gravity: Vector2, riders: list[Body]) -> Swept:
@@ -115,8 +115,11 @@ class Sweeper:
         px/s², Movement's; ``riders``: the bodies carried on platforms this step)."""
         verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
         kernels = self.kernels or background.kernels()
+        level = collision.resting
+        if self._level is None or self._level[0] is not level:
+            self._level = level, _codes([collision.columns.colliders[row] for row in level.rows.tolist()])
         swept = _sweep(kernels, collision, state, dt, gravity * dt, riders, verdicts, self.max_subdivisions,
-                       self._buffers)
+                       self._buffers, self._level[1])
         self._buffers = swept.buffers
         if swept.frozen is not None and not self._warned:
             self._warned = True
@@ -129,16 +132,18 @@ _NO_VERDICTS = np.zeros((0, 3), np.int64)
 
 
 def _sweep(kernels: Kernels, collision: Found, state: Resolution, dt: float, pull: Vector2, riders: list[Body],
-           verdicts: np.ndarray, max_subdivisions: int, buffers: tuple[Any, ...] | None) -> Swept:
+           verdicts: np.ndarray, max_subdivisions: int, buffers: tuple[Any, ...] | None,
+           level_codes: np.ndarray) -> Swept:
     """Run the sweep kernel of ``kernels`` over the step (``pull``: gravity·dt, px/s;
     ``verdicts``: the collision filters', from ``ask_filters``, when there are filters;
-    ``buffers``: the kernel's work buffers as last returned, or None)."""
+    ``buffers``: the kernel's work buffers as last returned, or None; ``level_codes``:
+    ``_codes`` of level geometry's colliders)."""
     step = np.zeros(t.STEP_PARAMETERS)
     step[[t.DT, t.REST_SPEED, t.MAX_SUBDIVISIONS, t.CELL_SIZE]] = (dt, state.rest_speed, max_subdivisions,
                                                                    collision.grid.cell_size)
     step[[t.LAYERED, t.PULL_X, t.PULL_Y, t.UP_X, t.UP_Y]] = collision.layered, *pull, *state.up
     step[[t.FILTERED, t.ONE_WAY_FACES]] = bool(state.filters), collision.one_way
-    arrays, table, ints = _gather(collision, riders, bool(pull))
+    arrays, table, ints = _gather(collision, level_codes, riders, bool(pull))
     pairs = collision.pair_rows()
     buffers = k.buffers_for(buffers, len(pairs), len(table))
     while True:
@@ -152,7 +157,7 @@ def _sweep(kernels: Kernels, collision: Found, state: Resolution, dt: float, pul
             verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
         else:
             break
-        arrays, table, ints = _gather(collision, riders, bool(pull))  # (the tables the run changed)
+        arrays, table, ints = _gather(collision, level_codes, riders, bool(pull))  # (the tables the run changed)
     entities = collision.columns.entities
     moved, ends = _scatter(collision, table, ints, state)
     _record(entities, contacts, int(status[t.CONTACTS]), state)
@@ -164,17 +169,20 @@ def _sweep(kernels: Kernels, collision: Found, state: Resolution, dt: float, pul
     return Swept(frozen, buffers, met, entities, overlapping, links)
 
 
-def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays, np.ndarray, np.ndarray]:
+def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body],
+            pulled: bool) -> tuple[Arrays, np.ndarray, np.ndarray]:
     """The step's bodies (in entity order) read from their components at
-    once, and the kernel's float and int tables of them at the start of the
-    sweeps (``riders``: the bodies carried this step; ``pulled``: whether
-    gravity pulls)."""
-    body = read_arrays(collision.columns, collision.geometry_read())
+    once, level geometry's taken as last read (``collision.resting``, and
+    ``level_codes``, ``_codes`` of its colliders), and the kernel's float
+    and int tables of them at the start of the sweeps (``riders``: the
+    bodies carried this step; ``pulled``: whether gravity pulls)."""
+    level = collision.resting
+    body = read_arrays(collision.columns, collision.geometry_read(), (level.rows, level.geometry))
     n = body.start.shape[0]
     table = t.aligned_table(n, t.FLOAT_COLUMNS)
     ints = t.aligned_table(n, t.INT_COLUMNS, np.int64)
     table[:, t.FILED_X:t.FILED_H + 1] = collision.filed_boxes()
-    # Body.before, Path.origin and Path.motion, with the same float operations.
+    # Body.before, the path's origin and motion, with the Python stages' float operations.
     table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
     table[:, t.WIDTH:t.HEIGHT + 1] = body.size
     table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
@@ -184,17 +192,14 @@ def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays,
     table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
     table[:, t.ELASTICITY] = body.elasticity
     table[:, t.FRICTION] = body.friction
-    ints[:, t.FLAGS] = t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
-    colliders = collision.columns.colliders
-    if collision.kinds & SHAPED:  # (otherwise every row is a box, 0)
-        ints[:, t.SHAPE] = [_SHAPE_CODES[collider.shape] for collider in colliders]
-        ints[:, t.FLAGS] |= t.NOT_BOX * (ints[:, t.SHAPE] != BOX)
-    if collision.kinds & TRIGGER:
-        ints[:, t.FLAGS] |= t.TRIGGER * np.array([collider.type is _TRIGGER for collider in colliders], bool)
-    ints[:, t.SIDES] = [collider.sides.value for collider in colliders] if collision.one_way else kernel_settle.ALL_SIDES
-    if collision.layered:
-        ints[:, t.CATEGORY] = [collider.category for collider in colliders]
-        ints[:, t.MASK] = [collider.mask for collider in colliders]
+    codes = np.empty((n, len(_DEFAULT_CODES)), np.int64)
+    codes[level.rows] = level_codes
+    others = np.delete(np.arange(n), level.rows)
+    codes[others] = _codes([collision.columns.colliders[row] for row in others.tolist()], collision)
+    ints[:, t.FLAGS] = (t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
+                        + t.NOT_BOX * (codes[:, _SHAPE] != BOX) + t.TRIGGER * codes[:, _TRIGGER_CODE])
+    ints[:, t.SHAPE], ints[:, t.SIDES] = codes[:, _SHAPE], codes[:, _SIDES]
+    ints[:, t.CATEGORY], ints[:, t.MASK] = codes[:, _CATEGORY], codes[:, _MASK]
     if pulled:
         table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
                                                             for physics in collision.columns.physics if physics]
@@ -205,6 +210,31 @@ def _gather(collision: Found, riders: list[Body], pulled: bool) -> tuple[Arrays,
     ints[:, t.ENTITY] = collision.columns.entities
     ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
     return body, table, ints
+
+
+# A collider's codes in the kernel's int table (``_codes``), a column each: its shape's
+# (``_SHAPE_CODES``), 1 if it is a TRIGGER, its faces that stop bodies (components.Side bits),
+# its category and its mask; and those of a box on the default layer, every face stopping.
+_SHAPE, _TRIGGER_CODE, _SIDES, _CATEGORY, _MASK = range(5)
+_DEFAULT_CODES = (BOX, 0, kernel_settle.ALL_SIDES, 1, ALL)
+
+
+def _codes(colliders: list[Collider], kinds: Found | None = None) -> np.ndarray:
+    """The codes of ``colliders`` (an (n, 5) int array, ``_SHAPE`` ...). Given the step's
+    ``kinds`` (its Found), a column no collider of the step needs keeps its default (the
+    colliders' own values then are the defaults): read only where it tells."""
+    codes = np.empty((len(colliders), len(_DEFAULT_CODES)), np.int64)
+    codes[:] = _DEFAULT_CODES
+    if kinds is None or kinds.kinds & SHAPED:
+        codes[:, _SHAPE] = [_SHAPE_CODES[collider.shape] for collider in colliders]
+    if kinds is None or kinds.kinds & TRIGGER:
+        codes[:, _TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
+    if kinds is None or kinds.one_way:
+        codes[:, _SIDES] = [collider.sides.value for collider in colliders]
+    if kinds is None or kinds.layered:
+        codes[:, _CATEGORY] = [collider.category for collider in colliders]
+        codes[:, _MASK] = [collider.mask for collider in colliders]
+    return codes
 
 
 def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray,
