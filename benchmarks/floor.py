@@ -30,7 +30,7 @@ from components import ALL, ColliderType
 from ecs import World
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
-from systems.physics._stages import sweep as sweep_stage
+from systems.physics._stages import resolve
 from systems.physics._bodies.table import read_arrays
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
@@ -78,9 +78,10 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
     level = [collision.columns.colliders[row] for row in collision.found.resting.rows.tolist()]
-    _, table, ints = sweep_stage._gather(collision.found, sweep_stage._codes(level), [], False)
+    table, ints = resolve._gather(collision.found, resolve._codes(level), [], False)
     step = np.zeros(kernel_table.STEP_PARAMETERS)
     step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
+    step[kernel_table.SWEEPS] = 1.0
     pairs, ties, verdicts = collision.pair_rows(), np.array(TIES), np.zeros((0, 3), np.int64)
 
     buffers = sweep_kernel.buffers_for(None, len(pairs), len(table))
@@ -93,10 +94,10 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
     _, body, flags = sweep()
-    moved, ends = sweep_stage._ends(body, flags)
+    moved = np.flatnonzero(flags[:, kernel_table.VERSION])  # (the rows the sweeps moved)
     transforms = [collision.columns.transforms[row] for row in moved.tolist()]
     physics = [collision.columns.physics[row] for row in moved.tolist()]
-    positions = ends.tolist()
+    positions = body[moved, kernel_table.POS_X:kernel_table.POS_Y + 1].tolist()
     velocities = body[moved, kernel_table.VEL_X:kernel_table.VEL_Y + 1].tolist()
 
     def write_back() -> None:  # only what the sweeps changed: positions and velocities, set by index

@@ -10,12 +10,11 @@ from systems.physics.collision import CollisionSystem
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import board
 from systems.physics._stages.contacts import record
-from systems.physics._stages.context import StepContext, begin_step
+from systems.physics._stages.context import begin_step
 from systems.physics._stages.crush import centre_crushed
 from systems.physics._stages.ground import snap_to_ground
 from systems.physics._stages.memory import Memory, checked_gravity
-from systems.physics._stages.push_out import push_out
-from systems.physics._stages.sweep import Sweeper
+from systems.physics._stages.resolve import Resolver
 from systems.physics._solver.resolution import CollisionFilter
 from systems._world import WorldLike
 
@@ -37,6 +36,8 @@ class ResponseSystem(esper.Processor):
       ``max_iterations`` times per pair and step; momentum is exchanged along
       the normal with Coulomb friction along the tangent. Contacts approaching
       slower than 2·|gravity|·dt (px/s, ``gravity`` in px/s²) are resting and don't bounce.
+      The sweep and push-out run in the compiled core (``resolver``, with the
+      bound on impacts per body and step, ``max_subdivisions``).
     - ``crush``: a body squeezed between colliders that won't yield is put between them.
     - ``ground``: walkers with ``Physics.ground_snap`` are kept on the ground.
     - ``contacts``: the step's contacts (made when first read), the grounded
@@ -61,7 +62,7 @@ class ResponseSystem(esper.Processor):
         self.max_iterations = max_iterations
         self.continuous = continuous
         self.filters: list[CollisionFilter] = []
-        self.sweeper = Sweeper(max_subdivisions)
+        self.resolver = Resolver(max_subdivisions)
 
     def process(self, dt: float) -> None:
         """Resolve every collision of this step and record the contacts."""
@@ -71,22 +72,13 @@ class ResponseSystem(esper.Processor):
         timed, name = self.world.timed, type(self).__name__
         with timed(f"{name}.board"):
             board(step, memory.rides)
-        if step.continuous and dt > 0:
-            with timed(f"{name}.sweep"):
-                self._sweep(step)
-        with timed(f"{name}.push_out"):
-            push_out(step, memory)
+        self.resolver.run(step, memory, timed, name)  # timed as the sweep and push_out stages
         with timed(f"{name}.crush"):
             memory.squeezes = centre_crushed(step, memory.squeezes)
         with timed(f"{name}.ground"):
             snap_to_ground(step, memory.grounded)
         with timed(f"{name}.contacts"):
             record(step, memory, dict(self.world.get_component(Touching)))
-
-    def _sweep(self, step: StepContext) -> None:
-        """The sweep stage (``systems.physics._stages.sweep``): what it found for push-out goes
-        into ``step``."""
-        step.swept = self.sweeper.run(step.collision, step.state, step.dt, step.gravity, step.riders)
 
     @property
     def gravity(self) -> Vector2:

@@ -49,7 +49,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from systems.physics._kernels import boxes, jit, pairs, sweep
+from systems.physics._kernels import jit, pairs, push, sweep
 from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
@@ -77,15 +77,14 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 
 
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
-_GRID_PAIRS, _GROUP_BY_ROW, _OVERLAPPING, _RUN_SWEEPS = (pairs.grid_pairs, pairs.group_by_row, boxes.overlapping,
-                                                        sweep.run_sweeps)
+_GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS, _PUSH_OUT = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps, push.push_out
 
 
 def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     """Each kernel the stages call from Python, with the numba types of the
     arguments they pass it: what a run calls, so what the cache must hold.
 
-    The arguments are made as the stages make theirs (``_stages.sweep``,
+    The arguments are made as the stages make theirs (``_stages.resolve``,
     ``Collide._compiled_pairs``, ``Found``), one or two bodies and no pair; only
     their types are used (``tests/physics/kernels/test_background.py``
     checks them against the stages' calls)."""
@@ -95,14 +94,13 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     # Two rows: a column slice of one row would be contiguous, typed as C where the stages pass 'A'.
     table = kernel_table.aligned_table(2, kernel_table.FLOAT_COLUMNS)
     ints = kernel_table.aligned_table(2, kernel_table.INT_COLUMNS, np.int64)
+    buffers = sweep.buffers_for(None, 0, 2)
     calls: list[tuple[Any, tuple[Any, ...]]] = [
         (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1)),
         (_GROUP_BY_ROW, (ids, 1)),
-        (_OVERLAPPING, (boxes, rows, 1.0)),
-        # a view: numba's layout 'A'
-        (_OVERLAPPING, (table[:, kernel_table.BEFORE_X:kernel_table.HEIGHT + 1], rows, 1.0)),
-        (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4),
-                       sweep.buffers_for(None, 0, 2))),
+        (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers)),
+        (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))),
+                     np.zeros(kernel_table.COUNTERS, np.int64), buffers)),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 

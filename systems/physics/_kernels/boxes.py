@@ -13,10 +13,9 @@ import numpy as np
 
 from .jit import helper as _helper
 from .jit import inlined_helper as _inlined
-from .jit import kernel as _kernel
 from .table import TOUCH_EPSILON, _max, _min
 
-__all__ = ["overlapping"]
+__all__: list[str] = []
 
 
 # -- geometry (systems.physics._shapes.geometry, systems.physics._shapes.impact) ---------------------------------
@@ -150,16 +149,3 @@ def _swept_apart(a: Any, move_x: float, move_y: float, b: Any, margin: float) ->
     top, bottom = (a[1] + move_y, a[1] + a[3]) if move_y < 0.0 else (a[1], a[1] + a[3] + move_y)
     return bool(b[0] > right + margin or b[0] + b[2] < left - margin or b[1] > bottom + margin
                 or b[1] + b[3] < top - margin)
-
-
-# Overlap of two boxes along both axes (systems.physics._shapes.geometry.axis_overlap).
-@_kernel
-def overlapping(boxes: Any, pairs: Any, margin: float) -> Any:
-    """Whether each of ``pairs`` (rows of ``boxes``: x, y, width, height px)
-    overlaps by more than ``margin`` px on both axes (a bool array)."""
-    out = np.zeros(pairs.shape[0], np.bool_)
-    for k in range(pairs.shape[0]):
-        a, b = pairs[k, 0], pairs[k, 1]
-        out[k] = (_axis_overlap(boxes[a, 0], boxes[a, 2], boxes[b, 0], boxes[b, 2]) > margin
-                  and _axis_overlap(boxes[a, 1], boxes[a, 3], boxes[b, 1], boxes[b, 3]) > margin)
-    return out

@@ -251,15 +251,17 @@ def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, n
 
 @_helper
 def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int, b: int, nx: float, ny: float,
-            pinned_a: bool, pinned_b: bool, depth: float, surface: float, time: float, step: Any) -> None:
-    """Exchange momentum, record the contact, pin whoever was pushed off a
+            pinned_a: bool, pinned_b: bool, depth: float, surface: float, time: float, box_a: Any, box_b: Any,
+            step: Any) -> None:
+    """Exchange momentum, record the contact (at step fraction ``time``, the
+    rows' boxes then ``box_a`` and ``box_b``), pin whoever was pushed off a
     body that holds still, and support or carry whoever came to rest
     (Resolution.settle)."""
     held_a = _held_axes(body, ints, status, a, -nx, -ny)
     held_b = _held_axes(body, ints, status, b, nx, ny)
     _exchange(body, ints, a, b, nx, ny, held_a, held_b, step)
-    _record(contacts, index, status, a, b, nx, ny, depth, time, surface, _box_at(body, a, time), ints[a, SHAPE],
-            _box_at(body, b, time), ints[b, SHAPE], False)
+    _record(contacts, index, status, a, b, nx, ny, depth, time, surface, box_a, ints[a, SHAPE], box_b,
+            ints[b, SHAPE], False)
     vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
     axis, sign = _dominant(nx, ny)
     for row, pinner, off, toward, held in ((b, a, 1.0, -sign, pinned_a), (a, b, -1.0, sign, pinned_b)):

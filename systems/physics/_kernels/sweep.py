@@ -28,11 +28,11 @@ body, its velocity is true for the rest of the step (the HELD flag).
 Everything runs over one body table (``table``): a row per body, in entity order, so that
 comparing rows compares entity ids; Box2D v3 keeps its per-body state in a small struct
 "designed for scatter-gather" for the same reason. The stage around it
-(``systems.physics._stages.sweep``) fills the table from the components and writes back what
-changed. The float operations are those of the Python geometry and solver the rest of the
-step uses (pygame's ``Vector2.dot`` adds its products to 0.0, ``v / s`` multiplies by
-``1 / s``, ``==`` compares within 1e-6), so a contact swept here and one pushed out there
-agree, signed zeros included. numba compiles this module and those it builds on; the same
+(``systems.physics._stages.resolve``) fills the table from the components and writes back what
+changed. The float operations are those of the Python geometry and solver the last stages of
+a step use (pygame's ``Vector2.dot`` adds its products to 0.0, ``v / s`` multiplies by
+``1 / s``, ``==`` compares within 1e-6), so a contact settled here and one settled there
+agree, signed zeros included. Push-out (``push``) runs next, in the same run. numba compiles this module and those it builds on; the same
 source runs as plain Python where it does not (``ECS_ARCADE_JIT=0``, ``plain``), to the same
 bits.
 """
@@ -50,9 +50,9 @@ from .table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
     EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
     GRAVITY_SCALE, HEAP, HELD, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
-    NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE, START, STATIC,
-    SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS,
-    VERSION, WIDENED, _box_at, _filed, _union, _within,
+    NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED,
+    REST_SPEED, SHAPE, START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON,
+    VEL_X, VEL_Y, VERDICTS, VERSION, WIDENED, _box_at, _filed, _union, _within,
 )
 from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
 from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
@@ -60,6 +60,7 @@ from .shapes import overlap, sweep
 from .cells import (
     _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
 )
+from .push import push_buffers
 from .queue import _pop, _push
 from .settle import (
     _bit, _contact_velocities, _dominant, _exchange, _held_axes, _permits, _record, _settle,
@@ -434,7 +435,7 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
             ints[row, FLAGS] |= TOUCHED
     # A frozen body keeps its place, but its momentum counts by its real mass.
     _settle(body, ints, status, contacts, index, a, b, nx, ny, held_a or frozen_a, held_b or frozen_b,
-            approach * (1.0 - time), surface, time, step)
+            approach * (1.0 - time), surface, time, _box_at(body, a, time), _box_at(body, b, time), step)
     if step[PULL_X] != 0.0 or step[PULL_Y] != 0.0:
         _support(body, ints, status, a, b, nx, ny, lag_a, lag_b, step)
     for row, frozen in ((a, frozen_a), (b, frozen_b)):
@@ -456,7 +457,7 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
 
 
 def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
-    """Work buffers for ``run_sweeps``, made once and kept from step to step:
+    """Work buffers for ``run_sweeps`` and ``push.push_out``, made once and kept from step to step:
     ``capacity`` records, filings, links, contacts and events each, hash
     tables of ``slots`` slots (a power of two), ``rows`` table rows at most.
 
@@ -476,8 +477,9 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     events = (np.empty((capacity, 4)), int_array(capacity), int_array(capacity, 2))
     index = int_array(slots, 3)
     filters = (int_array(slots, 3), int_array(capacity, 2))
-    # (run_sweeps sets them up)
-    return grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters, row_buffers(rows)
+    # (run_sweeps and push.push_out set them up)
+    return (grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters, row_buffers(rows),
+            push_buffers(capacity, slots, rows))
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
@@ -518,7 +520,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     Returns (status, contacts (values, rows), widened (boxes, rows), met
     pairs, unasked pairs), the last four in ``buffers``; see the column names above.
     """
-    grid, links, queue, contacts, events, index, marks, out, filters, work = buffers
+    grid, links, queue, contacts, events, index, marks, out, filters, work, _ = buffers
     rows = body.shape[0]
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
@@ -540,6 +542,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)
     _link_pairs(links, status, pairs, rows)
+    if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
+        return status, contacts, events, filters[1]
     for k in range(pairs.shape[0]):
         a, b = pairs[k, 0], pairs[k, 1]
         if (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
@@ -551,4 +555,9 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
         if ints[a, VERSION] == keys[k, 2] and ints[b, VERSION] == keys[k, 3]:
             _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b,
                     records[k, 0], records[k, 2], records[k, 3], -records[k, 1], step, marks, out)
+    for row in range(rows):  # where the sweeps leave each row whose path they changed
+        if ints[row, VERSION]:
+            rest = 1.0 - body[row, START]
+            body[row, POS_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * rest
+            body[row, POS_Y] = body[row, ORIGIN_Y] + body[row, MOTION_Y] * rest
     return status, contacts, events, filters[1]

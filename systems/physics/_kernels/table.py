@@ -20,13 +20,14 @@ __all__ = [
     "FACES_RUN", "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS",
     "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "HEAP", "HEIGHT", "HELD", "IMPACTS",
     "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
-    "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "NOT_BOX", "OCCUPIED", "OFFSET_X", "OFFSET_Y",
-    "ONE_WAY_FACES", "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED", "PINNER",
-    "PINNER_OFF", "PULL_X", "PULL_Y", "RECORDS", "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER",
-    "RIDE_X", "RIDE_Y", "SHAPE", "SIDES", "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC",
-    "STEP_PARAMETERS", "SUPPORT", "SUPPORTED", "SUPPORTS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER",
-    "UNASKED", "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WIDENED", "WIDTH",
-    "aligned_table",
+    "MAX_ITERATIONS", "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "NOT_BOX", "OCCUPIED", "OFFSET_X",
+    "OFFSET_Y", "ONE_WAY_FACES", "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED",
+    "PINNER", "PINNER_OFF", "PLACED", "POS_X", "POS_Y", "PULL_X", "PULL_Y", "PUSHES", "RECORDS", "RESOLVE_SLOP",
+    "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "ROUNDS", "SETTLED", "SHAPE",
+    "SIDES", "SLOW_DT", "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS",
+    "SUPPORT", "SUPPORTED", "SUPPORTS", "SWEEPS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED",
+    "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WARN_A", "WARN_B", "WIDENED",
+    "WIDTH", "aligned_table",
 ]
 
 
@@ -35,6 +36,7 @@ TOUCH_EPSILON = 1e-7  # systems.physics._shapes.geometry
 # the step is left to push-out: bodies touching in a row (a Newton's cradle, a pile) otherwise
 # trade ever smaller impacts that converge only geometrically. Push-out's RESOLVE_SLOP.
 SWEEP_SLOP = 0.01
+RESOLVE_SLOP = 0.01  # systems.physics._solver.resolution
 RESTING_SPEED = 1e-6  # systems.physics._solver.resolution
 ONE_WAY_TOLERANCE = 0.5  # systems.physics._solver.resolution
 VECTOR_EPSILON = 1e-6  # pygame's Vector2 == compares within this
@@ -48,8 +50,9 @@ LARGE_SPAN = 32  # systems.physics._broad.grid
 # ``supported`` by direction bit, CARRY_* and FRAME_* a rider's (Body.carry,
 # px, and Body.frame, px/s), GRAVITY_SCALE its Physics', RIDE_* the normal
 # (platform to rider) of the ride it lands on, PINNER_OFF_* the normal it
-# was pushed off along by its pinner, by direction bit (two columns each). A
-# row is 48 floats, six 64-byte cache lines (the table is made with its rows
+# was pushed off along by its pinner, by direction bit (two columns each),
+# POS_* where push-out has it now (px; after the sweeps, where they left it).
+# A row is 48 floats, six 64-byte cache lines (the table is made with its rows
 # on line boundaries, ``aligned_table``), laid out by what is read together:
 # a neighbour is first tested by its filed box or bounds (the first line),
 # and only a near one by its path (the second).
@@ -60,6 +63,7 @@ BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, VEL_X, VEL_Y, ELASTICITY, FRICTION = 16, 17, 
 SUPPORT = 24  # four columns, one per direction bit index
 CARRY_X, CARRY_Y, FRAME_X, FRAME_Y, GRAVITY_SCALE, RIDE_X, RIDE_Y = 28, 29, 30, 31, 32, 33, 34
 PINNER_OFF = 36  # eight columns: x and y for each direction bit index
+POS_X, POS_Y = 44, 45
 FLOAT_COLUMNS = 48
 
 # Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
@@ -69,25 +73,29 @@ FLOAT_COLUMNS = 48
 # shape (systems.physics._kernels.shapes: BOX, CIRCLE, a triangle), PINNER the row
 # that pinned it, by direction bit (four columns), RIDE the platform row it
 # lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
-# far), SIDES its collider's faces that stop bodies (components.Side bits);
-# 24 a row, three cache lines.
+# far), SIDES its collider's faces that stop bodies (components.Side bits),
+# PUSHES the pushes push-out gave it; 24 a row, three cache lines.
 FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
 SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, SHAPE = 8, 9, 10, 11, 12, 13, 14
-PINNER, RIDE, RIDE_ORDER, SIDES = 16, 20, 21, 22
+PINNER, RIDE, RIDE_ORDER, SIDES, PUSHES = 16, 20, 21, 22, 23
 INT_COLUMNS = 24
 # FLAGS bits. HELD: a contact holds the body this step, so its velocity is
 # true for the rest of it (see the sweep's module docstring); NOT_BOX: its
 # SHAPE is not BOX (FLAGS shares the row's first cache line with what a pair's
-# first test reads, SHAPE does not).
-STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD, NOT_BOX = 1, 2, 4, 8, 16, 32, 64, 128
+# first test reads, SHAPE does not); PLACED: push-out moved it (POS_*).
+STATIC, MOVED, PHYSICS, CRUSHED, TOUCHED, TRIGGER, HELD, NOT_BOX, PLACED = 1, 2, 4, 8, 16, 32, 64, 128, 256
 
 # The step's parameters (a float array): dt (s), the Resolution's rest speed
 # (px/s), the bound on impacts a body may take, the grid's cell size (px),
 # 1.0 if some collider is on layers, gravity's pull over one step (g·dt,
-# px/s), the unit vector against gravity (zero without gravity), and 1.0
-# if collision filters are asked, 1.0 if some collider has one-way faces.
-DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y, FILTERED, ONE_WAY_FACES = range(11)
-STEP_PARAMETERS = 11
+# px/s), the unit vector against gravity (zero without gravity), 1.0
+# if collision filters are asked, 1.0 if some collider has one-way faces,
+# the times push-out may resolve one pair, the step (s) in the discrete
+# pipeline (where push-out gives friction's part of the move back; 0 after
+# sweeps), and 1.0 if the step is swept (the continuous pipeline).
+(DT, REST_SPEED, MAX_SUBDIVISIONS, CELL_SIZE, LAYERED, PULL_X, PULL_Y, UP_X, UP_Y, FILTERED, ONE_WAY_FACES,
+ MAX_ITERATIONS, SLOW_DT, SWEEPS) = range(14)
+STEP_PARAMETERS = 14
 
 
 # -- Python's min and max on two floats (the first wins a tie) -----------------
@@ -142,10 +150,11 @@ def _within(box: Any, outer: Any) -> bool:
 # (-1 if none), LAYERS whether some collider is on layers (the step's ``LAYERED``), VERDICTS
 # the collision filters' verdicts held and UNASKED the pairs the run met that no filter was
 # asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked,
-# FACES_RUN whether some collider has one-way faces.
+# FACES_RUN whether some collider has one-way faces; push-out's ROUNDS and SETTLED (the pairs of
+# its hash tables), WARN_A and WARN_B (the first pair it left overlapping deeply, -1 for none).
 (OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
- LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN) = range(19)
-COUNTERS = 19
+ LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN, ROUNDS, SETTLED, WARN_A, WARN_B) = range(23)
+COUNTERS = 23
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 
@@ -14,10 +13,10 @@ from systems.physics._bodies.body import Body
 from systems.physics._shapes.contact import Contact, Shapes
 from systems.physics._shapes.geometry import face_toward, outside
 from systems.physics._solver.impulse import FREE, Axes, exchange_momentum
-from systems.physics._shapes.narrowphase import CORNERS, exit_distance
 from systems.physics._solver.riders import Ride, Rides
 
-__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "Resolution", "through_faces", "push_share", "contact_velocities", "exchange", "material", "own_velocity"]
+__all__ = ["CollisionFilter", "ONE_WAY_TOLERANCE", "RESOLVE_SLOP", "RESTING_SPEED", "Resolution", "contact_velocities",
+           "exchange", "material", "own_velocity", "through_faces"]
 
 _ZERO = Vector2()
 
@@ -33,12 +32,6 @@ RESOLVE_SLOP = 0.01
 #: stays on it after a push-out that left it a hair inside.
 ONE_WAY_TOLERANCE = 0.5
 
-#: Cosine of 1°. Two still surfaces squeeze a body when the
-#: directions they push it off along are opposed within 1°: faces that
-#: parallel leave it no way out; any wider and it can slide out between them
-#: (a ball in the V of a wall and a ramp).
-FACING = math.cos(math.radians(1.0))
-
 #: A collision filter: called with two entity ids, returns False to let the
 #: pair pass through each other this step.
 CollisionFilter = Callable[[int, int], object]
@@ -52,9 +45,6 @@ SWEPT_DEPTH = SWEPT_COLUMNS.index("depth")
 # before a dict of their rows is made (a pile's push-out records thousands).
 _SWEPT_SCANS = 16
 
-# cos 45°: a contact normal at most this far from up is a floor (a slope a
-# body can stand on), within rounding.
-_FLOOR = math.sqrt(0.5) - 1e-9
 _ALL_SIDES = Side.ALL
 
 #: px/s. Relative normal speed below which a contact counts as resting (only
@@ -86,7 +76,7 @@ class Resolution:
     def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO,
                  filters: Sequence[CollisionFilter] = (), one_way: bool = True, dt: float = 0.0) -> None:
         self.rest_speed = rest_speed
-        # s: the step, when push-out is to give friction's part of the move back (see _slow).
+        # s: the step, when push-out is to give friction's part of the move back (push._slow).
         self.dt = dt
         self.up = up
         self.filters = filters
@@ -95,11 +85,6 @@ class Resolution:
         self.allowed: dict[tuple[int, int], bool] = {}
         self.rides: Rides = {}
         self.pinned: dict[int, int] = {}
-        # Who pinned a body that way, and the unit normal it pushed the body
-        # off along, by (entity, direction bit): see ``_closing``.
-        self.pinners: dict[tuple[int, int], tuple[Body, Vector2]] = {}
-        # The compiled sweeps' pinners, read from their tables when first asked for (``pinner``).
-        self.swept_pinner: Callable[[int, int], tuple[Body, Vector2] | None] | None = None
         self.supported: dict[tuple[int, int], float] = {}
         self.crushed: set[int] = set()
         self._resolved: dict[tuple[int, int], Contact] = {}
@@ -153,21 +138,6 @@ class Resolution:
                 held[axis] = since is not None and velocity[axis] * sign >= since - RESTING_SPEED
         return (held[0], held[1])
 
-    def held_on_axis(self, body: Body, axis: int) -> bool:
-        """Whether ``body`` is STATIC, or pinned or supported either way
-        along ``axis`` (0 x, 1 y) this step."""
-        bits = _bit(axis, 1.0) | _bit(axis, -1.0)
-        return (body.static or bool(self.pinned.get(body.entity, 0) & bits)
-                or any((body.entity, bit) in self.supported for bit in (_bit(axis, 1.0), _bit(axis, -1.0))))
-
-    def hold_against(self, body: Body, axis: int, toward: float) -> None:
-        """Pin ``body`` against what holds still on its ``toward`` side (+1
-        or -1) along ``axis``, and note it at rest there, as an impact that
-        stops it against a support does (see ``settle``)."""
-        bit = _bit(axis, toward)
-        self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
-        self.supported[(body.entity, bit)] = own_velocity(body)[axis] * toward
-
     def settle(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool], depth: float,
                surface: float = 0.0, time: float = 0.0, shapes: Shapes | None = None) -> None:
         """Exchange momentum along ``normal`` (a->b), record the contact
@@ -183,11 +153,9 @@ class Resolution:
         velocity_a, velocity_b = contact_velocities(a, b, normal, self.up)
         axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
         sign = 1.0 if normal[axis] > 0 else -1.0
-        for body, pinner, off, toward, held in ((b, a, normal, -sign, pinned[0]), (a, b, -normal, sign, pinned[1])):
+        for body, toward, held in ((b, -sign, pinned[0]), (a, sign, pinned[1])):
             if held and not body.static:  # pushed off a body that holds still
-                bit = _bit(axis, toward)
-                self.pinned[body.entity] = self.pinned.get(body.entity, 0) | bit
-                self.pinners[(body.entity, bit)] = (pinner, Vector2(off))
+                self.pinned[body.entity] = self.pinned.get(body.entity, 0) | _bit(axis, toward)
         if abs((velocity_b - velocity_a).dot(normal)) > RESTING_SPEED:
             return
         self._note_rider(a, b, normal)
@@ -203,161 +171,6 @@ class Resolution:
             if (platform.static and not rider.static and not rider.trigger
                     and rider.entity not in self.rides and up.dot(self.up) > 0.5):
                 self.rides[rider.entity] = Ride(platform.entity, Vector2(up))
-
-    def _closing(self, a: Body, b: Body, normal: Vector2) -> bool:
-        """Whether, for a pair that both hold still along ``normal`` (a->b),
-        what pushes the body between and what pinned it close on each other
-        (their velocities, px/s, along the push). A body its own motion
-        (gravity) carried into a corner of surfaces that stay apart (a
-        circle between a wall and a 45° ramp, pinned against the wall and
-        pushed out of the ramp) is not squeezed: it can leave the way it came.
-        Still surfaces that face each other (pushes opposed within
-        ``FACING``) leave it no room either way: a box in a slot narrower
-        than itself is crushed. Where either is a body pinned in turn (a
-        row, a crushed body whose velocity was stopped) or what pinned it
-        is not known, they are assumed to close."""
-        for body, pusher, push in ((b, a, normal), (a, b, -normal)):
-            if body.static:
-                continue
-            bit = _direction_bits(normal)[1 if body is b else 0]
-            pinning = self.pinner(body.entity, bit)
-            if pinning is None:
-                return True
-            pinner, off = pinning
-            if (not (pusher.static and pinner.static) or push.dot(off) <= -FACING
-                    or (own_velocity(pusher) - own_velocity(pinner)).dot(push) > 0.0):
-                return True
-        return False
-
-    def pinner(self, entity: int, bit: int) -> tuple[Body, Vector2] | None:
-        """Who last pinned ``entity`` against direction ``bit`` this step,
-        and the unit normal it pushed the body off along; None if nothing did."""
-        pinning = self.pinners.get((entity, bit))
-        if pinning is None and self.swept_pinner is not None:
-            pinning = self.swept_pinner(entity, bit)
-        return pinning
-
-    def push_apart(self, a: Body, b: Body, normal: Vector2, depth: float, surface: float = 0.0,
-                   squeezed: bool = False) -> list[Body]:
-        """Move a and b ``depth`` px apart along ``normal`` (a->b), then settle
-        the contact (touching faces ``surface`` px long); return the bodies
-        that moved. When both hold still that way (a STATIC or a body pinned
-        against one on each side) the body between is ``crushed``: it is
-        still pushed out of a STATIC, and the crush stage then centres it between
-        the squeezing surfaces (``centre_crushed``). A pair known to be
-        ``squeezed`` (a body still crushed since last step) is crushed and
-        settled without moving."""
-        pinned = self.holds(a, b, normal)
-        if squeezed:
-            self.crushed.update(body.entity for body in (a, b) if not body.static)
-            self.settle(a, b, normal, (True, True), depth, surface)
-            return []
-        if pinned[0] and pinned[1] and self._closing(a, b, normal):  # squeezed between things that won't yield
-            # Still pushed out of a STATIC (push_share moves the one that is
-            # not), so nothing is left inside level geometry; the crush stage then
-            # centres it between the squeezing surfaces (``centre_crushed``).
-            self.crushed.update(body.entity for body in (a, b) if not body.static)
-        lift = self._slope_lift(a, b, normal)
-        if lift is not None:  # settle onto a floor slope straight up: see _slope_lift
-            body, rise = lift
-            body.transform.position.update(body.transform.position + rise)
-            body.sync()
-            self.settle(a, b, normal, pinned, depth, surface)
-            return [body]
-        blocked = (self._blocked(a, -normal), self._blocked(b, normal))
-        if (pinned[0] or blocked[0]) and (pinned[1] or blocked[1]):
-            slid = self._slide_out(a, b, normal, pinned)
-            if slid is not None:
-                self.settle(a, b, normal, pinned, depth, surface)
-                return [slid]
-        share_a = push_share(a, b, pinned[0] or blocked[0], pinned[1] or blocked[1])
-        moved = []
-        if share_a > 0.0:
-            a.transform.position.update(a.transform.position - normal * (depth * share_a))
-            a.sync()
-            moved.append(a)
-        if share_a < 1.0:
-            b.transform.position.update(b.transform.position + normal * (depth * (1.0 - share_a)))
-            b.sync()
-            moved.append(b)
-        before = (Vector2(own_velocity(a)), Vector2(own_velocity(b)))
-        self.settle(a, b, normal, pinned, depth, surface)
-        if self.dt and (a.static or b.static):
-            for body, velocity in zip((a, b), before):
-                if self._slow(body, normal, velocity) and body not in moved:
-                    moved.append(body)
-        return moved
-
-    def _slow(self, body: Body, normal: Vector2, before: Vector2) -> bool:
-        """Move ``body`` back by what its contact with a STATIC along
-        ``normal`` took off its sliding this step, times dt; return whether
-        it moved. Push-out resolves a contact after the step's move, so
-        without this friction would act one step late (a slider would stop
-        v·dt/2 beyond v²/(2μg), the sweeps' v·dt/2 short of it); with it both
-        integrate friction as Movement does gravity (semi-implicit Euler).
-        Never more than the body moved that way this step: friction that
-        only stopped gravity's pull along a slope (a box at rest on a ramp)
-        gives nothing back."""
-        if body.static or body.physics is None:
-            return False
-        change = own_velocity(body) - before
-        slowed = change - normal * change.dot(normal)
-        amount = slowed.length()
-        if amount == 0.0:
-            return False
-        back = slowed / amount
-        went = -(body.transform.position - body.transform.previous_position).dot(back)
-        if went <= 0.0:
-            return False
-        body.transform.position.update(body.transform.position + back * min(amount * self.dt, went))
-        body.sync()
-        return True
-
-    def _blocked(self, body: Body, push: Vector2) -> bool:
-        """Whether a push along ``push`` would move ``body`` (not STATIC) on
-        the push's lesser axis into a direction it is pinned against: a
-        ball resting on the floor, struck from above at a slant, would be
-        pushed into the floor, and the floor would push it back, each pair
-        in turn until the rounds run out, leaving it inside."""
-        bits = self.pinned.get(body.entity, 0)
-        if not bits or body.static:
-            return False
-        other = 1 if abs(push[0]) > abs(push[1]) else 0
-        return push[other] != 0.0 and bool(bits & _bit(other, push[other]))
-
-    def _slide_out(self, a: Body, b: Body, normal: Vector2, pinned: tuple[bool, bool]) -> Body | None:
-        """When neither of a and b may take a push along ``normal`` (a->b)
-        but one is barred only on the normal's lesser axis (see
-        ``_blocked``), move that one along the normal's dominant axis alone,
-        just out of the other (however the shapes meet); return it, or None
-        if there is none or no such move parts them."""
-        axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
-        along = Vector2()
-        along[axis] = 1.0 if normal[axis] > 0 else -1.0
-        for body, other, toward, held in ((b, a, -along, pinned[1]), (a, b, along, pinned[0])):
-            if held or body.static:
-                continue
-            distance = exit_distance(body.box, body.shape, other.box, other.shape, toward)
-            if distance is None:
-                return None
-            body.transform.position.update(body.transform.position - toward * distance)
-            body.sync()
-            return body
-        return None
-
-    def _slope_lift(self, a: Body, b: Body, normal: Vector2) -> tuple[Body, Vector2] | None:
-        """For a body overlapping a STATIC triangle's floor slope (its normal
-        at most 45° from up), the body and the move straight up that clears
-        it. Pushed along the slope's normal instead, a body settling onto a
-        ramp would creep downhill by g·dt²·sin θ every step, whatever its
-        friction; straight up undoes exactly the step's sink under gravity."""
-        if not self.up or not normal.x or not normal.y:
-            return None
-        for slope, body, toward in ((a, b, normal), (b, a, -normal)):
-            if slope.static and not body.static and slope.shape in CORNERS and toward.dot(self.up) >= _FLOOR:
-                rise = exit_distance(body.box, body.shape, slope.box, slope.shape, -self.up)
-                return None if rise is None else (body, self.up * rise)
-        return None
 
     def record(self, a: int, b: int, normal: Vector2, depth: float, trigger: bool = False,
                shapes: Shapes | None = None, time: float = 0.0, surface: float = 0.0) -> None:
@@ -467,23 +280,6 @@ def _direction_bits(normal: Vector2) -> tuple[int, int]:
     axis = 0 if abs(normal[0]) > abs(normal[1]) else 1
     sign = 1.0 if normal[axis] > 0 else -1.0
     return _bit(axis, -sign), _bit(axis, sign)
-
-
-def push_share(a: Body, b: Body, held_a: bool, held_b: bool) -> float:
-    """Fraction (0..1) of a push that moves a; the rest moves b.
-
-    A held body (STATIC or pinned) never moves; otherwise the body that moved
-    this step takes the whole push (a body at rest is not displaced in the
-    step it is hit); when both or neither moved, inverse mass decides.
-    """
-    if held_a != held_b:
-        return 0.0 if held_a else 1.0
-    if held_a:  # both hold: move whichever is not STATIC (push_apart crushes instead)
-        return 0.0 if a.static else 1.0
-    if a.moved != b.moved:
-        return 1.0 if a.moved else 0.0
-    total = a.inverse_mass + b.inverse_mass
-    return 0.5 if total == 0.0 else a.inverse_mass / total
 
 
 def _support_speed(velocity: Vector2, normal: Vector2, axis: int, toward: float) -> float:

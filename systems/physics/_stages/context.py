@@ -18,7 +18,6 @@ from pygame import Vector2
 
 from systems.physics._bodies.body import Body
 from systems.physics._stages.collide import Collide
-from systems.physics._stages.sweep import Swept
 from systems.physics._stages.found import Found
 from systems.physics._solver.resolution import CollisionFilter, Resolution
 
@@ -38,8 +37,7 @@ class StepContext:
     the one thing a stage asks of what it keeps across steps) and ``state`` (the step's
     ``Resolution``: rest speed, filters, one-way faces; pins, supports, crushed bodies and
     contacts as the stages find them). Filled by the stages: ``riders`` (board: the bodies
-    Movement carried this step) and ``swept`` (sweep: what it found for push-out; None in the
-    discrete pipeline, which has no sweep).
+    Movement carried this step).
     """
 
     dt: float
@@ -51,7 +49,6 @@ class StepContext:
     settle_kinematic: Callable[[], None]
     state: Resolution
     riders: list[Body] = field(default_factory=list)
-    swept: Swept | None = None
 
 
 def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: int, collision: Collide,

@@ -108,8 +108,8 @@ def test_partners_the_sweeps_meet_follow_the_broad_phases_in_the_order_met(made_
                                       rng.uniform(-3000, 3000, 60), rng.uniform(-3000, 3000, 60))]
     met_any = False
     swept = []  # what each step's sweep stage handed on
-    run = world.response.sweeper.run
-    world.response.sweeper.run = lambda *args: swept.append(run(*args)) or swept[-1]  # type: ignore[method-assign]
+    run = world.response.resolver.run
+    world.response.resolver.run = lambda *args: swept.append(run(*args)) or swept[-1]  # type: ignore[method-assign]
     for _ in range(6):  # a step, stage by stage: Bodies may be made before Response
         world.movement.process(DT)
         world.collision.process(DT)

@@ -53,8 +53,8 @@ def rows_found() -> Iterator[list[int]]:
 def build(scene: dict[str, Any], compiled: bool) -> World:
     """The lanes of ``scene`` in a closed arena, swept by the compiled kernel or its plain copy."""
     world = World(gravity=(0, 0))
-    world.response.sweeper.kernels = own() if compiled else plain()
-    world.response.sweeper.max_subdivisions = scene["subdivisions"]
+    world.response.resolver.kernels = own() if compiled else plain()
+    world.response.resolver.max_subdivisions = scene["subdivisions"]
     flip = (lambda x, y: (y, x)) if scene["vertical"] else (lambda x, y: (x, y))
     across = LANE * len(scene["lanes"])
     for x, y, w, h in ((-40, -40, LENGTH + 80, 40), (-40, across, LENGTH + 80, 40), (-40, 0, 40, across),

@@ -155,7 +155,7 @@ shaped_scenes = st.fixed_dictionaries({
 def shaped_world(scene: dict[str, Any], compiled: bool) -> World:
     """An arena of boxes, circles and triangles, swept by the compiled kernel or its plain copy."""
     world = World(gravity=scene.get("gravity", (0.0, 0.0)))
-    world.response.sweeper.kernels = own() if compiled else plain()
+    world.response.resolver.kernels = own() if compiled else plain()
     for x, y, w, h in ((-40, -40, SIDE + 80, 40), (-40, SIDE, SIDE + 80, 40), (-40, 0, 40, SIDE), (SIDE, 0, 40, SIDE)):
         world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
     for x, y, w, h, vx, vy, shape, kind, mass, elasticity, friction in scene["bodies"]:

@@ -20,7 +20,6 @@ from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transf
 from ecs import World
 from helpers import counted
 from systems.physics._kernels import background, jit
-from systems.physics._kernels import boxes as kernel_boxes
 from systems.physics._kernels import cells as kernel_cells
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
@@ -54,8 +53,8 @@ LAYERS = ((1, ALL), (2, ALL & ~2), (4, 1 | 4), (2, 1))
 def build(scene: dict, compiled: bool) -> World:
     """The arena of ``scene`` in a new World, swept by the compiled kernel or its plain copy."""
     world = World(gravity=scene.get("gravity", (0.0, 0.0)))
-    world.response.sweeper.kernels = own() if compiled else plain()
-    world.response.sweeper.max_subdivisions = scene["subdivisions"]
+    world.response.resolver.kernels = own() if compiled else plain()
+    world.response.resolver.max_subdivisions = scene["subdivisions"]
     for x, y, w, h in ((-WALL, -WALL, SIDE + 2 * WALL, WALL), (-WALL, SIDE, SIDE + 2 * WALL, WALL),
                        (-WALL, 0, WALL, SIDE), (SIDE, 0, WALL, SIDE)):
         world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
@@ -163,9 +162,9 @@ def test_a_dense_fast_arena_matches_compiled_and_plain() -> None:
 
 @pytest.mark.parametrize("change", ["nothing", "gravity", "circle", "trigger", "no_bounce", "layers", "one_way",
                                     "filter", "discrete"])
-def test_every_swept_step_runs_the_sweep_kernel(change: str, kernel_calls: Counter[str]) -> None:
-    # Every feature of a scene goes through the one sweep kernel; only the discrete pipeline
-    # (no sweeps) never calls it.
+def test_every_step_runs_the_core_s_kernels(change: str, kernel_calls: Counter[str]) -> None:
+    # Every feature of a scene goes through the one sweep kernel and the push-out kernel (the
+    # discrete pipeline's run of the sweep kernel only sets up the run's grid and partners).
     world = World(gravity=(0, 980)) if change == "gravity" else World(continuous=change != "discrete")
     world.create_entity(Transform((0, 100)), Collider((200, 20), type=ColliderType.STATIC,
                                                        sides=Side.TOP if change == "one_way" else Side.ALL))
@@ -178,7 +177,7 @@ def test_every_swept_step_runs_the_sweep_kernel(change: str, kernel_calls: Count
         world.collision_filter(lambda a, b: True)
     for _ in range(20):
         world.step(1 / 60)
-    assert kernel_calls["run_sweeps"] == (0 if change == "discrete" else 20)
+    assert kernel_calls["run_sweeps"] == kernel_calls["push_out"] == 20
     if change in ("nothing", "gravity", "no_bounce", "filter"):  # it landed on the floor
         assert world.component_for_entity(ball, Transform).position.y <= 90.0 + 1e-9
 
@@ -235,7 +234,7 @@ def test_a_body_crushed_after_a_swept_impact_is_centred_in_the_gap(compiled: boo
     if compiled and not jit.COMPILED:
         pytest.skip("no compiled copy (ECS_ARCADE_JIT=0 or no numba)")
     world = World()
-    world.response.sweeper.kernels = own() if compiled else plain()
+    world.response.resolver.kernels = own() if compiled else plain()
     world.create_entity(Transform((2.0, 15.0)), Collider((40.0, 40.0), type=ColliderType.STATIC))
     world.create_entity(Transform((48.0, 42.0)), Collider((16.0, 8.0), type=ColliderType.STATIC))
     box = world.create_entity(Transform((33.5, 45.5)), Collider((8.0, 8.0)), Physics((-600.0, -30.0), elasticity=0.5))
@@ -300,7 +299,7 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one() -> None:
         return status, contacts, events, unasked
 
     world = build(scene, jit.COMPILED)
-    world.response.sweeper.kernels = dataclasses.replace(own(), run_sweeps=first_with_8_slots)
+    world.response.resolver.kernels = dataclasses.replace(own(), run_sweeps=first_with_8_slots)
     world.step(1 / 60)
     assert len(statuses) == 2
     assert statuses[0][kernel_table.OVERFLOW] == kernel_table.FULL_TABLE
@@ -319,34 +318,6 @@ def test_the_kernel_sorts_rows_in_place(values: list[int], count: int) -> None:
     out = np.array(values, np.int64)
     kernel_cells._sort(out, count)
     assert out.tolist() == sorted(values[:count]) + values[count:]
-
-
-@given(st.lists(st.tuples(st.floats(-100, 100), st.floats(-100, 100), st.floats(0, 50), st.floats(0, 50)),
-                min_size=2, max_size=12),
-       st.sampled_from([0.0, 1e-7, 0.01, 0.5]))
-def test_overlapping_pairs_are_those_overlapping_by_more_than_the_margin(boxes: list, margin: float) -> None:
-    # Two intervals [a, a + w] and [b, b + v] overlap by min(a + w, b + v) - max(a, b) (px);
-    # a pair counts when that is more than ``margin`` on both axes.
-    import numpy as np
-
-    pairs = [(i, j) for i in range(len(boxes)) for j in range(len(boxes)) if i != j]
-    found = kernel_boxes.overlapping(np.array(boxes), np.array(pairs, np.int64).reshape(-1, 2), margin)
-
-    def overlap(a: tuple, b: tuple, axis: int) -> float:
-        return min(a[axis] + a[axis + 2], b[axis] + b[axis + 2]) - max(a[axis], b[axis])
-
-    assert found.tolist() == [overlap(boxes[i], boxes[j], 0) > margin and overlap(boxes[i], boxes[j], 1) > margin
-                              for i, j in pairs]
-
-
-def test_boxes_side_by_side_overlap_only_by_what_they_share() -> None:
-    # 10 px boxes 9.5 px apart share 0.5 px along x and all 10 px along y.
-    import numpy as np
-
-    boxes = np.array([[0.0, 0.0, 10.0, 10.0], [9.5, 0.0, 10.0, 10.0]])
-    pairs = np.array([[0, 1]], np.int64)
-    assert kernel_boxes.overlapping(boxes, pairs, 0.4).tolist() == [True]
-    assert kernel_boxes.overlapping(boxes, pairs, 0.5).tolist() == [False]
 
 
 @pytest.mark.parametrize("rows", [1, 3, 2004])

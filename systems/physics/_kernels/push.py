@@ -1,0 +1,779 @@
+"""Push-out: push apart every pair left overlapping, earliest entry first; spread piles first.
+
+Push-out decides who moves: a STATIC body never does, nor does a body pinned against
+something that holds still; otherwise the body that moved this step is pushed, and when both
+or neither moved the push is shared in proportion to inverse mass (``_push_share``). Boxes are
+pushed back out the side they came through, and overlaps are taken earliest entry first, then
+larger contact surface, then rows (entity ids): the crack cure of Sacred Software,
+*Collisions, Part 1*. A pushed body's partners are tested again, so chains (stacks, rows)
+settle in one step, within the budgets below. A body squeezed between two things that won't
+yield is crushed (``CRUSHED``) and left for the crush stage to centre between them.
+
+Piles: bodies spawned on top of each other. A pile is a group of movers linked by two or more
+pairs that were already inside each other when the step began (an isolated pair, or a box
+spawned 1 px into the floor, is left to the ordinary push-out, which resolves it exactly).
+One after another, exact pushes jam such a pile: equal boxes creep toward a perfect packing
+over hundreds of steps while the overlaps only move around. So the pile is relaxed first by
+a few Jacobi passes (as in position-based dynamics): every overlapping pair with a pile body
+is pushed apart at once, each body by the sum of its shares, a little past flush, and a body
+moved joins the pile for the next pass. The pile expands under its own pressure, several
+layers a step. A body with a STATIC within its own size is not moved by the passes (its
+partners take the whole push); every other body moves at most its own size in all, so pile
+pressure never drives a body into or through a wall.
+
+Push-out runs in the same kernel run as the sweep (``sweep.run_sweeps`` sets up the run's
+grid, partners and contacts; in the discrete pipeline it only sets them up), over the body
+table, where each row's position now is ``POS_X``/``POS_Y``. pygame's ``Vector2`` is spelt out
+as in ``shapes``; ``scale_to_length(r)`` multiplies each part by ``r / length``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .boxes import _axis_overlap
+from .cells import _meet, _partners, _query, _slot, _sort, _span
+from .jit import helper as _helper
+from .jit import kernel as _kernel
+from .queue import _pop, _push
+from .settle import _bit, _dominant, _permits, _record, _settle, _velocity
+from .shapes import _exit_distance, _is_triangle, overlap
+from .table import (
+    CELL_SIZE, CRUSHED, EMPTY, ENTITY, FLAGS, HEAP, HEIGHT, INV_MASS, LARGES, LAYERS, MAX_ITERATIONS, MET, MOVED,
+    OCCUPIED, OFFSET_X, OFFSET_Y, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, PLACED, POS_X,
+    POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SETTLED, SHAPE, SLOW_DT, STATIC, SWEEPS, TOUCH_EPSILON, TRIGGER, UP_X,
+    UP_Y, WARN_A, WARN_B, WIDTH, _box_at, _filed, _max, _min, _within,
+)
+
+__all__ = ["GIVE_UP_DEPTH", "PILE_GAP", "PILE_PASSES", "PILE_WORK", "PUSHES_PER_BODY", "RETEST_BUDGET",
+           "RETEST_FLOOR", "push_buffers", "push_out"]
+
+#: Re-tests of pairs after pushes allowed per step: RETEST_BUDGET per pair that overlapped at
+#: the start of push-out, plus RETEST_FLOOR.
+RETEST_BUDGET = 4
+RETEST_FLOOR = 512
+
+#: Pushes a body may take in one step's push-out: generous (a body jammed in a corner under
+#: gravity needs a dozen), but a bound for bodies in a pile. A push out of a STATIC is never
+#: refused by it (it is bounded per pair), so no body is left inside level geometry because its
+#: pile used up its pushes.
+PUSHES_PER_BODY = 16
+
+#: px. An overlap left after the step's rounds is normal in a dense cluster of moving bodies
+#: (it shrinks geometrically and the next step picks it up); only one deeper than this is
+#: worth a warning.
+GIVE_UP_DEPTH = 0.5
+
+#: Pairs of a pile are pushed apart this fraction of the smaller body's size beyond flush,
+#: which unjams the packing.
+PILE_GAP = 0.25
+
+#: Jacobi passes per step, and the pair tests they may make in all: a pile of thousands takes
+#: fewer passes a step, so each step's work stays bounded.
+PILE_PASSES = 12
+PILE_WORK = 80_000
+
+#: Cosine of 1°: two still surfaces squeeze a body when the directions they push it off along
+#: are opposed within 1° (faces that parallel leave it no way out; any wider and it can slide
+#: out between them, a ball in the V of a wall and a ramp).
+FACING = math.cos(math.radians(1.0))
+
+#: cos 45°, within rounding: a contact normal at most this far from up is a floor.
+FLOOR = math.sqrt(0.5) - 1e-9
+
+# The pile's work columns (``pile`` buffers), a row of each per table row: floats, this pass's
+# move and the move so far (px); ints, whether the row is in this pass's pile, has a move this
+# pass, has moved so far, whether a STATIC lies within its own size (-1: not asked yet), and
+# its parent and group size in the union-find of piles.
+MOVE_X, MOVE_Y, TOTAL_X, TOTAL_Y = range(4)
+IN_PILE, HAS_MOVE, HAS_TOTAL, NEAR, PARENT, SIZE = range(6)
+
+
+# -- where a row is now, and one pair's overlap -------------------------------------------------
+
+@_helper
+def _now(body: Any, row: int) -> tuple[float, float, float, float]:
+    """The row's box (px) where it is now (Body.box)."""
+    return (body[row, POS_X] + body[row, OFFSET_X], body[row, POS_Y] + body[row, OFFSET_Y], body[row, WIDTH],
+            body[row, HEIGHT])
+
+
+@_helper
+def _move(body: Any, ints: Any, row: int, x: float, y: float) -> None:
+    """Put the row's position at (x, y) px."""
+    body[row, POS_X], body[row, POS_Y] = x, y
+    ints[row, FLAGS] |= PLACED
+
+
+@_helper
+def _overlap_now(body: Any, ints: Any, ties: Any, a: int, b: int,
+                 tied: bool) -> tuple[bool, float, float, float, float, float]:
+    """How row a penetrates row b now (shapes.overlap), with the pair's tie direction or,
+    unless ``tied``, the default one (0, 1)."""
+    tie_x, tie_y = 0.0, 1.0
+    if tied:
+        tie = ties[(ints[a, ENTITY] * 40503 + ints[b, ENTITY] * 9973) % 256]
+        tie_x, tie_y = tie[0], tie[1]
+    return overlap(_now(body, a), ints[a, SHAPE], _box_at(body, a, 0.0), _now(body, b), ints[b, SHAPE],
+                   _box_at(body, b, 0.0), tie_x, tie_y)
+
+
+@_helper
+def _enqueue(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int) -> None:
+    """Queue rows a < b if they overlap: earliest entry first, then larger contact surface,
+    then rows. TRIGGER pairs are never pushed (``_report_trigger``), nor two STATICs."""
+    flags_a, flags_b = ints[a, FLAGS], ints[b, FLAGS]
+    if (flags_a & flags_b & STATIC) or (flags_a | flags_b) & TRIGGER:
+        return
+    box_a, box_b = _now(body, a), _now(body, b)
+    # Cheap separating-axis reject on the boxes before the full test.
+    if (_axis_overlap(box_a[0], box_a[2], box_b[0], box_b[2]) <= TOUCH_EPSILON
+            or _axis_overlap(box_a[1], box_a[3], box_b[1], box_b[3]) <= TOUCH_EPSILON):
+        return
+    inside, nx, ny, depth, entry, surface = _overlap_now(body, ints, ties, a, b, True)
+    if inside:
+        _push(queue, status, entry, -surface, a, b, 0, 0, 0.0, 0.0)
+
+
+@_helper
+def _report_trigger(body: Any, ints: Any, status: Any, filters: Any, contacts: Any, index: Any, ties: Any, a: int,
+                    b: int) -> None:
+    """Record a contact with a TRIGGER if the pair overlaps; nothing moves."""
+    inside, nx, ny, depth, entry, surface = _overlap_now(body, ints, ties, a, b, True)
+    if inside and _permits(body, ints, status, filters, a, b, nx, ny):
+        _record(contacts, index, status, a, b, nx, ny, depth, 0.0, surface, _now(body, a), ints[a, SHAPE],
+                _now(body, b), ints[b, SHAPE], True)
+
+
+# -- crushed bodies' last squeezes ------------------------------------------------------------
+# ``squeezes``: last step's crushed bodies' pairs with what squeezed them, as rows (a < b, -1
+# for an entity gone since) and each pair's unit normal (a->b), in the order they were kept.
+
+@_helper
+def _squeeze_of(squeezes: Any, a: int, b: int) -> int:
+    """The index of pair (a, b) among ``squeezes``, or -1."""
+    rows = squeezes[0]
+    for k in range(rows.shape[0]):
+        if rows[k, 0] == a and rows[k, 1] == b:
+            return k
+    return -1
+
+
+@_helper
+def _squeezed_side(body: Any, ints: Any, squeezes: Any, a: int, b: int, nx: float, ny: float,
+                   depth: float) -> tuple[float, float, float]:
+    """The normal and depth to push a crushed body and what squeezed it last step apart by:
+    along last step's normal (it was left overlapping, maybe past the middle of a thin STATIC,
+    and the least penetration would then push it out the far side, through it), else as
+    found."""
+    k = _squeeze_of(squeezes, a, b)
+    if k < 0:
+        return nx, ny, depth
+    sx, sy = squeezes[1][k, 0], squeezes[1][k, 1]
+    if abs(sx - nx) < 1e-6 and abs(sy - ny) < 1e-6:  # (pygame's ==)
+        return nx, ny, depth
+    found, exit_depth = _exit_distance(_now(body, a), ints[a, SHAPE], _now(body, b), ints[b, SHAPE], sx, sy)
+    if not found:
+        return nx, ny, depth
+    return sx, sy, exit_depth
+
+
+@_helper
+def _opposite(tx: float, ty: float, px: float, py: float) -> bool:
+    """Whether a squeezer lying toward (tx, ty) from a body lies where a push (px, py) moves
+    it, on the same dominant axis (y at 45°), as crushing sides them."""
+    axis = 0 if abs(px) > abs(py) else 1
+    toward_axis = 0 if abs(tx) > abs(ty) else 1
+    return toward_axis == axis and (tx if axis == 0 else ty) * (px if axis == 0 else py) > 0.0
+
+
+@_helper
+def _still_squeezed(body: Any, ints: Any, ties: Any, squeezes: Any, a: int, b: int, nx: float, ny: float) -> bool:
+    """Whether the pair (a crushed body and what squeezed it last step) may not be pushed
+    apart along (nx, ny) (a->b): the push would move the body toward something else that
+    squeezed it from the other side last step and that it still overlaps, and out of one it
+    would go through the other (a lift rising into a ceiling) if that one is thin."""
+    if _squeeze_of(squeezes, a, b) < 0:
+        return False
+    rows, normals = squeezes
+    for row, px, py in ((a, -nx, -ny), (b, nx, ny)):
+        if ints[row, FLAGS] & STATIC:
+            continue
+        for k in range(rows.shape[0]):
+            first, second = rows[k, 0], rows[k, 1]
+            if first < 0 or second < 0 or (row != first and row != second):
+                continue
+            if (first == a and second == b) or (first == b and second == a):
+                continue
+            other = second if first == row else first
+            tx, ty = (normals[k, 0], normals[k, 1]) if first == row else (-normals[k, 0], -normals[k, 1])
+            if _opposite(tx, ty, px, py) and _overlap_now(body, ints, ties, row, other, False)[0]:
+                return True
+    return False
+
+
+# -- who moves (Resolution.push_apart) ----------------------------------------------------------
+
+@_helper
+def _holds(ints: Any, a: int, b: int, nx: float, ny: float) -> tuple[bool, bool]:
+    """Whether a, resp. b, may not be pushed apart along (nx, ny) (a->b): STATIC, or pinned
+    against the push on the normal's dominant axis (y at 45°)."""
+    axis, sign = _dominant(nx, ny)
+    return (bool(ints[a, FLAGS] & STATIC) or bool(ints[a, PINNED] & _bit(axis, -sign)),
+            bool(ints[b, FLAGS] & STATIC) or bool(ints[b, PINNED] & _bit(axis, sign)))
+
+
+@_helper
+def _closing(body: Any, ints: Any, a: int, b: int, nx: float, ny: float) -> bool:
+    """Whether, for a pair that both hold still along (nx, ny) (a->b), what pushes the body
+    between and what pinned it close on each other (their velocities, px/s, along the push).
+    A body its own motion (gravity) carried into a corner of surfaces that stay apart (a
+    circle between a wall and a 45° ramp) is not squeezed: it can leave the way it came.
+    Still surfaces that face each other (pushes opposed within FACING) leave it no room either
+    way: a box in a slot narrower than itself is crushed. Where either is a body pinned in
+    turn, or what pinned it is not known, they are assumed to close."""
+    axis, sign = _dominant(nx, ny)
+    for row, pusher, px, py in ((b, a, nx, ny), (a, b, -nx, -ny)):
+        if ints[row, FLAGS] & STATIC:
+            continue
+        index = axis * 2 + ((1 if sign > 0 else 0) if row == b else (0 if sign > 0 else 1))  # (its direction bit)
+        pinner = ints[row, PINNER + index]
+        if not ints[row, PINNED] & (1 << index) or pinner < 0:
+            return True
+        ox, oy = body[row, PINNER_OFF + 2 * index], body[row, PINNER_OFF + 2 * index + 1]
+        vx, vy = _velocity(body, ints, pusher)
+        wx, wy = _velocity(body, ints, pinner)
+        if (not (ints[pusher, FLAGS] & ints[pinner, FLAGS] & STATIC) or 0.0 + px * ox + py * oy <= -FACING
+                or 0.0 + (vx - wx) * px + (vy - wy) * py > 0.0):
+            return True
+    return False
+
+
+@_helper
+def _slope_lift(body: Any, ints: Any, a: int, b: int, nx: float, ny: float,
+                step: Any) -> tuple[int, float, float]:
+    """For a body overlapping a STATIC triangle's floor slope (its normal at most 45° from
+    up), the body and the move (px) straight up that clears it; (-1, 0, 0) for none. Pushed
+    along the slope's normal instead, a body settling onto a ramp would creep downhill by
+    g·dt²·sin θ every step, whatever its friction; straight up undoes exactly the step's sink
+    under gravity."""
+    ux, uy = step[UP_X], step[UP_Y]
+    if (ux == 0.0 and uy == 0.0) or nx == 0.0 or ny == 0.0:
+        return -1, 0.0, 0.0
+    for slope, row, tx, ty in ((a, b, nx, ny), (b, a, -nx, -ny)):
+        if (ints[slope, FLAGS] & STATIC and not ints[row, FLAGS] & STATIC and _is_triangle(ints[slope, SHAPE])
+                and 0.0 + tx * ux + ty * uy >= FLOOR):
+            found, rise = _exit_distance(_now(body, row), ints[row, SHAPE], _now(body, slope), ints[slope, SHAPE],
+                                         -ux, -uy)
+            if not found:
+                return -1, 0.0, 0.0
+            return row, ux * rise, uy * rise
+    return -1, 0.0, 0.0
+
+
+@_helper
+def _blocked(ints: Any, row: int, px: float, py: float) -> bool:
+    """Whether a push along (px, py) would move ``row`` (not STATIC) on the push's lesser
+    axis into a direction it is pinned against: a ball resting on the floor, struck from above
+    at a slant, would be pushed into the floor, and the floor would push it back, each pair in
+    turn until the rounds run out, leaving it inside."""
+    bits = ints[row, PINNED]
+    if not bits or ints[row, FLAGS] & STATIC:
+        return False
+    other = 1 if abs(px) > abs(py) else 0
+    along = px if other == 0 else py
+    return along != 0.0 and bool(bits & _bit(other, along))
+
+
+@_helper
+def _slide_out(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, pinned_a: bool, pinned_b: bool) -> int:
+    """When neither of a and b may take a push along (nx, ny) (a->b) but one is barred only
+    on the normal's lesser axis (``_blocked``), move that one along the normal's dominant axis
+    alone, just out of the other (however the shapes meet); returns it, or -1 if there is none
+    or no such move parts them."""
+    axis = 0 if abs(nx) > abs(ny) else 1
+    ax, ay = (1.0 if nx > 0 else -1.0, 0.0) if axis == 0 else (0.0, 1.0 if ny > 0 else -1.0)
+    for row, other, tx, ty, held in ((b, a, -ax, -ay, pinned_b), (a, b, ax, ay, pinned_a)):
+        if held or ints[row, FLAGS] & STATIC:
+            continue
+        found, distance = _exit_distance(_now(body, row), ints[row, SHAPE], _now(body, other), ints[other, SHAPE],
+                                         tx, ty)
+        if not found:
+            return -1
+        _move(body, ints, row, body[row, POS_X] - tx * distance, body[row, POS_Y] - ty * distance)
+        return row
+    return -1
+
+
+@_helper
+def _push_share(body: Any, ints: Any, a: int, b: int, held_a: bool, held_b: bool) -> float:
+    """Fraction (0..1) of a push that moves a; the rest moves b. A held body (STATIC or
+    pinned) never moves; otherwise the body that moved this step takes the whole push (a body
+    at rest is not displaced in the step it is hit); when both or neither moved, inverse mass
+    decides."""
+    if held_a != held_b:
+        return 0.0 if held_a else 1.0
+    if held_a:  # both hold: move whichever is not STATIC (push_apart crushes instead)
+        return 0.0 if ints[a, FLAGS] & STATIC else 1.0
+    moved_a, moved_b = bool(ints[a, FLAGS] & MOVED), bool(ints[b, FLAGS] & MOVED)
+    if moved_a != moved_b:
+        return 1.0 if moved_a else 0.0
+    total = body[a, INV_MASS] + body[b, INV_MASS]
+    return 0.5 if total == 0.0 else body[a, INV_MASS] / total
+
+
+@_helper
+def _slow(body: Any, ints: Any, row: int, nx: float, ny: float, before_x: float, before_y: float,
+          dt: float) -> bool:
+    """Move the row back by what its contact with a STATIC along (nx, ny) took off its
+    sliding this step, times ``dt``; whether it moved. The discrete pipeline resolves a contact
+    after the step's move, so without this friction would act one step late (a slider would
+    stop v·dt/2 beyond v²/(2μg)); with it friction integrates as Movement does gravity
+    (semi-implicit Euler). Never more than the body moved that way this step: friction that
+    only stopped gravity's pull along a slope gives nothing back."""
+    if ints[row, FLAGS] & STATIC or not ints[row, FLAGS] & PHYSICS:
+        return False
+    vx, vy = _velocity(body, ints, row)
+    cx, cy = vx - before_x, vy - before_y
+    along = 0.0 + cx * nx + cy * ny
+    sx, sy = cx - nx * along, cy - ny * along
+    amount = math.sqrt(0.0 + sx * sx + sy * sy)
+    if amount == 0.0:
+        return False
+    inverse = 1.0 / amount
+    bx, by = sx * inverse, sy * inverse
+    went = -(0.0 + (body[row, POS_X] - body[row, ORIGIN_X]) * bx + (body[row, POS_Y] - body[row, ORIGIN_Y]) * by)
+    if went <= 0.0:
+        return False
+    back = _min(amount * dt, went)
+    _move(body, ints, row, body[row, POS_X] + bx * back, body[row, POS_Y] + by * back)
+    return True
+
+
+@_helper
+def _push_apart(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int, b: int, nx: float, ny: float,
+                depth: float, surface: float, squeezed: bool, step: Any) -> tuple[int, int, int]:
+    """Move rows a and b ``depth`` px apart along (nx, ny) (a->b), then settle the contact;
+    returns how many rows moved and which (-1 for none). When both hold still that way (a
+    STATIC or a body pinned against one on each side) the body between is crushed: it is
+    still pushed out of a STATIC, and the crush stage then centres it between the squeezing
+    surfaces. A pair known to be ``squeezed`` (a body still crushed since last step) is
+    crushed and settled without moving."""
+    pinned_a, pinned_b = _holds(ints, a, b, nx, ny)
+    if squeezed:
+        for row in (a, b):
+            if not ints[row, FLAGS] & STATIC:
+                ints[row, FLAGS] |= CRUSHED
+        _settle(body, ints, status, contacts, index, a, b, nx, ny, True, True, depth, surface, 0.0, _now(body, a),
+                _now(body, b), step)
+        return 0, -1, -1
+    if pinned_a and pinned_b and _closing(body, ints, a, b, nx, ny):  # squeezed between things that won't yield
+        for row in (a, b):
+            if not ints[row, FLAGS] & STATIC:
+                ints[row, FLAGS] |= CRUSHED
+    lifted, rise_x, rise_y = _slope_lift(body, ints, a, b, nx, ny, step)
+    if lifted >= 0:  # settle onto a floor slope straight up
+        _move(body, ints, lifted, body[lifted, POS_X] + rise_x, body[lifted, POS_Y] + rise_y)
+        _settle(body, ints, status, contacts, index, a, b, nx, ny, pinned_a, pinned_b, depth, surface, 0.0,
+                _now(body, a), _now(body, b), step)
+        return 1, lifted, -1
+    blocked_a, blocked_b = _blocked(ints, a, -nx, -ny), _blocked(ints, b, nx, ny)
+    if (pinned_a or blocked_a) and (pinned_b or blocked_b):
+        slid = _slide_out(body, ints, a, b, nx, ny, pinned_a, pinned_b)
+        if slid >= 0:
+            _settle(body, ints, status, contacts, index, a, b, nx, ny, pinned_a, pinned_b, depth, surface, 0.0,
+                    _now(body, a), _now(body, b), step)
+            return 1, slid, -1
+    share_a = _push_share(body, ints, a, b, pinned_a or blocked_a, pinned_b or blocked_b)
+    count, first, second = 0, -1, -1
+    if share_a > 0.0:
+        part = depth * share_a
+        _move(body, ints, a, body[a, POS_X] - nx * part, body[a, POS_Y] - ny * part)
+        count, first = 1, a
+    if share_a < 1.0:
+        part = depth * (1.0 - share_a)
+        _move(body, ints, b, body[b, POS_X] + nx * part, body[b, POS_Y] + ny * part)
+        if count:
+            second = b
+        else:
+            first = b
+        count += 1
+    vax, vay = _velocity(body, ints, a)
+    vbx, vby = _velocity(body, ints, b)
+    _settle(body, ints, status, contacts, index, a, b, nx, ny, pinned_a, pinned_b, depth, surface, 0.0,
+            _now(body, a), _now(body, b), step)
+    dt = step[SLOW_DT]
+    if dt != 0.0 and (ints[a, FLAGS] | ints[b, FLAGS]) & STATIC:
+        for row, before_x, before_y in ((a, vax, vay), (b, vbx, vby)):
+            if _slow(body, ints, row, nx, ny, before_x, before_y, dt) and row != first and row != second:
+                if count:
+                    second = row
+                else:
+                    first = row
+                count += 1
+    return count, first, second
+
+
+# -- the queue of overlaps (push_out) ------------------------------------------------------------
+
+@_helper
+def _load(grid: Any, status: Any, box: Any, size: float) -> int:
+    """How many filed boxes a query of ``box`` would look at (SpatialGrid.load): every entry
+    of the cells it covers, and every large box."""
+    cells, entries = grid[0], grid[1]
+    x0, y0, x1, y1 = _span(box[0], box[1], box[2], box[3], size)
+    count = 0
+    if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) <= status[OCCUPIED]:
+        for cx in range(x0, x1 + 1):
+            for cy in range(y0, y1 + 1):
+                slot = _slot(cells, cx, cy, False, status, OCCUPIED)
+                entry = cells[slot, 2] if slot >= 0 else -1
+                while entry >= 0:
+                    count += 1
+                    entry = entries[entry, 1]
+    else:
+        for slot in range(cells.shape[0]):
+            if cells[slot, 2] >= 0 and x0 <= cells[slot, 0] <= x1 and y0 <= cells[slot, 1] <= y1:
+                entry = cells[slot, 2]
+                while entry >= 0:
+                    count += 1
+                    entry = entries[entry, 1]
+    return int(count + status[LARGES])
+
+
+@_helper
+def _retest(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, ties: Any, row: int, budget: int,
+            size: float, marks: Any, out: Any) -> int:
+    """Queue the pairs of a just pushed row with its partners that now overlap, if finding
+    them costs no more than ``budget`` re-tests (Found.candidates_within: its partners while
+    its box stays inside its filed box, or when a query would look at more than the budget;
+    else a query); returns the budget left."""
+    box = _now(body, row)
+    if _within(box, _filed(body, row)):
+        count = _partners(links, row, out)
+        cost = count
+    else:
+        load = _load(grid, status, box, size)
+        if load > budget:
+            count = _partners(links, row, out)
+            cost = count
+        else:
+            count = _query(body, grid, status, box, size, marks, out)
+            choosy = status[LAYERS] or ints[row, FLAGS] & TRIGGER
+            kept = 0
+            for k in range(count):
+                if out[k] != row and not (choosy and not _meet(ints, status, row, out[k])):
+                    out[kept] = out[k]
+                    kept += 1
+            count, cost = kept, load
+    if cost > budget:
+        return budget
+    for k in range(count):
+        other = out[k]
+        if row < other:
+            _enqueue(body, ints, status, queue, ties, row, other)
+        else:
+            _enqueue(body, ints, status, queue, ties, other, row)
+    return int(budget - cost)
+
+
+@_helper
+def _warn(status: Any, report: Any, a: int, b: int, depth: float) -> None:
+    """Note the step's first pair left overlapping by more than GIVE_UP_DEPTH (``report[0]``:
+    its depth, px), for the caller's warning."""
+    if status[WARN_A] < 0:
+        status[WARN_A], status[WARN_B] = a, b
+        report[0] = depth
+
+
+@_helper
+def _first_queue(body: Any, ints: Any, status: Any, queue: Any, filters: Any, contacts: Any, index: Any, ties: Any,
+                 tested: Any, count: int) -> int:
+    """Queue the first ``count`` pairs of ``tested`` that overlap (TRIGGER pairs are only
+    reported); returns how many were queued."""
+    queued = status[RECORDS]
+    for k in range(count):
+        a, b = tested[k, 0], tested[k, 1]
+        if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:
+            _report_trigger(body, ints, status, filters, contacts, index, ties, a, b)
+        else:
+            _enqueue(body, ints, status, queue, ties, a, b)
+    return int(status[RECORDS] - queued)
+
+
+@_helper
+def _resolve_queue(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, filters: Any,
+                   contacts: Any, index: Any, ties: Any, rounds: Any, squeezes: Any, budget: int, step: Any,
+                   marks: Any, out: Any, report: Any) -> None:
+    """Push apart the queued pairs, earliest entry first, each at most ``step[MAX_ITERATIONS]``
+    times and each body PUSHES_PER_BODY times (but always out of a STATIC); a pushed body's
+    partners are tested again within ``budget`` re-tests in all."""
+    records, keys = queue[0], queue[1]
+    iterations, size = int(step[MAX_ITERATIONS]), step[CELL_SIZE]
+    while status[HEAP] and not status[OVERFLOW]:
+        k = _pop(queue, status)
+        a, b = keys[k, 0], keys[k, 1]
+        inside, nx, ny, depth, entry, surface = _overlap_now(body, ints, ties, a, b, True)
+        if not inside:
+            continue
+        nx, ny, depth = _squeezed_side(body, ints, squeezes, a, b, nx, ny, depth)
+        slot = _slot(rounds, a, b, True, status, ROUNDS)
+        if slot < 0:
+            return  # (the table is full: the run stops, status[OVERFLOW])
+        done = rounds[slot, 2] if rounds[slot, 2] > 0 else 0  # (a slot made anew holds -1)
+        if done and depth <= RESOLVE_SLOP:
+            continue  # a leftover from a chain of shared pushes
+        statics = (ints[a, FLAGS] | ints[b, FLAGS]) & STATIC
+        capped = not statics and _max(ints[a, PUSHES], ints[b, PUSHES]) >= PUSHES_PER_BODY
+        if done >= iterations or capped:
+            # A crushed body is left overlapping on purpose: nothing to warn of.
+            if depth > GIVE_UP_DEPTH and not (ints[a, FLAGS] | ints[b, FLAGS]) & CRUSHED:
+                _warn(status, report, a, b, depth)
+            continue
+        rounds[slot, 2] = done + 1
+        # A repeat overshoots by the slop, so chains end instead of halving forever.
+        push = depth + (RESOLVE_SLOP if done else 0.0)
+        if not _permits(body, ints, status, filters, a, b, nx, ny):
+            continue  # a one-way face from behind, or a filter lets them pass
+        held = _still_squeezed(body, ints, ties, squeezes, a, b, nx, ny)
+        count, first, second = _push_apart(body, ints, status, contacts, index, a, b, nx, ny, push, surface, held,
+                                           step)
+        for row in (first, second):
+            if row >= 0:
+                ints[row, PUSHES] += 1
+                budget = _retest(body, ints, grid, links, status, queue, ties, row, budget, size, marks, out)
+
+
+# -- piles (Jacobi passes before push-out) ------------------------------------------------------
+
+@_helper
+def _root(pile_ints: Any, row: int) -> int:
+    """The row's group in the union-find of piles (path halving)."""
+    while pile_ints[row, PARENT] != row:
+        pile_ints[row, PARENT] = pile_ints[pile_ints[row, PARENT], PARENT]
+        row = pile_ints[row, PARENT]
+    return row
+
+
+@_helper
+def _find_piles(pile_ints: Any, links: Any, count: int, rows: int) -> bool:
+    """Mark IN_PILE the rows in groups joined by two or more of the first ``count`` pairs of
+    ``links`` (union-find); whether there are any."""
+    if count < 2:
+        return False
+    for row in range(rows):
+        pile_ints[row, PARENT], pile_ints[row, SIZE], pile_ints[row, IN_PILE] = row, 0, 0
+    for k in range(count):
+        pile_ints[_root(pile_ints, links[k, 0]), PARENT] = _root(pile_ints, links[k, 1])
+    for k in range(count):
+        pile_ints[_root(pile_ints, links[k, 0]), SIZE] += 1
+    found = False
+    for k in range(count):
+        for row in (links[k, 0], links[k, 1]):
+            if pile_ints[_root(pile_ints, row), SIZE] > 1:
+                pile_ints[row, IN_PILE] = 1
+                found = True
+    return found
+
+
+@_helper
+def _near_static(body: Any, ints: Any, grid: Any, status: Any, pile_ints: Any, row: int, size: float, marks: Any,
+                 out: Any) -> bool:
+    """Whether a STATIC touches the row's box grown by its own size (its first box this step:
+    the verdict is kept for the step's passes)."""
+    if pile_ints[row, NEAR] < 0:
+        x, y, w, h = _now(body, row)
+        reach = _max(w, h)
+        grown = (x - reach, y - reach, w + 2 * reach, h + 2 * reach)
+        near = 0
+        for k in range(_query(body, grid, status, grown, size, marks, out)):
+            other = out[k]
+            if other != row and ints[other, FLAGS] & STATIC:
+                box = _now(body, other)
+                if (_axis_overlap(grown[0], grown[2], box[0], box[2]) >= 0.0
+                        and _axis_overlap(grown[1], grown[3], box[1], box[3]) >= 0.0):
+                    near = 1
+                    break
+        pile_ints[row, NEAR] = near
+    return bool(pile_ints[row, NEAR])
+
+
+@_helper
+def _pushable(ints: Any, a: int, b: int) -> bool:
+    """Whether a pile's passes may push the pair: no TRIGGER, not two STATICs."""
+    flags_a, flags_b = ints[a, FLAGS], ints[b, FLAGS]
+    return not ((flags_a | flags_b) & TRIGGER or flags_a & flags_b & STATIC)
+
+
+@_helper
+def _pile_pass(body: Any, ints: Any, grid: Any, status: Any, filters: Any, ties: Any, keys: Any, count: int,
+               rows: int, settled: Any, pile: Any, size: float, marks: Any, out: Any) -> int:
+    """One Jacobi pass over the pairs (``keys``: a * rows + b, ascending) with a row in the
+    pile: each row's move (px) into MOVE_X/MOVE_Y, the rows moved listed in ``pile``'s list;
+    STATICs and rows near them stay put, their partners taking the push. Each pair's first
+    contact is kept in ``settled``. Returns how many rows have a move."""
+    floats, pile_ints, moving = pile[0], pile[1], pile[2]
+    table, records = settled[0], settled[1]
+    moved = 0
+    for k in range(count):
+        a, b = keys[k] // rows, keys[k] % rows
+        if not (pile_ints[a, IN_PILE] or pile_ints[b, IN_PILE]) or not _pushable(ints, a, b):
+            continue
+        fixed_a = bool(ints[a, FLAGS] & STATIC) or _near_static(body, ints, grid, status, pile_ints, a, size, marks, out)
+        fixed_b = bool(ints[b, FLAGS] & STATIC) or _near_static(body, ints, grid, status, pile_ints, b, size, marks, out)
+        if fixed_a and fixed_b:
+            continue
+        inside, nx, ny, depth, entry, surface = _overlap_now(body, ints, ties, a, b, True)
+        if not inside or not _permits(body, ints, status, filters, a, b, nx, ny):
+            continue
+        share = _push_share(body, ints, a, b, fixed_a, fixed_b)
+        box_a, box_b = _now(body, a), _now(body, b)
+        gap = PILE_GAP * _min(_min(_min(box_a[2], box_a[3]), box_b[2]), box_b[3])
+        reach = depth + gap
+        px, py = nx * reach, ny * reach
+        for row, mx, my, fixed in ((a, px * -share, py * -share, fixed_a),
+                                   (b, px * (1.0 - share), py * (1.0 - share), fixed_b)):
+            if not fixed and (mx != 0.0 or my != 0.0):
+                if not pile_ints[row, HAS_MOVE]:
+                    pile_ints[row, HAS_MOVE] = 1
+                    floats[row, MOVE_X], floats[row, MOVE_Y] = 0.0, 0.0
+                    moving[moved] = row
+                    moved += 1
+                floats[row, MOVE_X], floats[row, MOVE_Y] = floats[row, MOVE_X] + mx, floats[row, MOVE_Y] + my
+        slot = _slot(table, a, b, True, status, SETTLED)
+        if slot >= 0 and table[slot, 2] < 0:  # the pair's first contact of the step
+            index = status[SETTLED] - 1
+            table[slot, 2] = index
+            records[index, 0], records[index, 1], records[index, 2], records[index, 3] = nx, ny, depth, surface
+            settled[2][index] = keys[k]
+    return moved
+
+
+@_helper
+def _relax_pile(body: Any, ints: Any, grid: Any, status: Any, filters: Any, contacts: Any, index: Any, ties: Any,
+                pairs: Any, links: Any, link_count: int, settled: Any, pile: Any, keys: Any, step: Any, marks: Any,
+                out: Any) -> bool:
+    """Spread this step's piles before push-out (see the module docstring); whether there was
+    one. ``links``: the first ``link_count`` pairs of movers (neither STATIC nor TRIGGER) that
+    were inside each other by more than RESOLVE_SLOP on both axes when the step began. Each
+    pair's contact is recorded, and momentum exchanged, once, in the order of its rows."""
+    rows, size = body.shape[0], step[CELL_SIZE]
+    floats, pile_ints, moving = pile
+    if not _find_piles(pile_ints, links, link_count, rows):
+        return False
+    count = 0
+    for k in range(pairs.shape[0]):
+        keys[count] = pairs[k, 0] * rows + pairs[k, 1]
+        count += 1
+    _sort(keys, count)
+    touching = 0
+    for k in range(count):
+        a, b = keys[k] // rows, keys[k] % rows
+        if (pile_ints[a, IN_PILE] or pile_ints[b, IN_PILE]) and _pushable(ints, a, b):
+            touching += 1
+    for row in range(rows):
+        pile_ints[row, HAS_MOVE], pile_ints[row, HAS_TOTAL], pile_ints[row, NEAR] = 0, 0, -1
+    settled[0][:, 2] = EMPTY
+    status[SETTLED] = 0
+    passes = max(1, min(PILE_PASSES, PILE_WORK // max(touching, 1)))
+    for _ in range(passes):
+        moved = _pile_pass(body, ints, grid, status, filters, ties, keys, count, rows, settled, pile, size, marks,
+                           out)
+        for row in range(rows):
+            pile_ints[row, IN_PILE] = 0
+        _sort(moving, moved)
+        pushed = 0
+        for k in range(moved):
+            row = moving[k]
+            pile_ints[row, HAS_MOVE] = 0
+            before_x, before_y = (floats[row, TOTAL_X], floats[row, TOTAL_Y]) if pile_ints[row, HAS_TOTAL] else (0.0, 0.0)
+            tx, ty = before_x + floats[row, MOVE_X], before_y + floats[row, MOVE_Y]
+            reach = _max(body[row, WIDTH], body[row, HEIGHT])
+            if 0.0 + tx * tx + ty * ty > reach * reach:  # scale_to_length(reach)
+                fraction = reach / math.sqrt(0.0 + tx * tx + ty * ty)
+                tx, ty = tx * fraction, ty * fraction
+            sx, sy = tx - before_x, ty - before_y
+            if 0.0 + sx * sx + sy * sy > 0.0:
+                floats[row, TOTAL_X], floats[row, TOTAL_Y], pile_ints[row, HAS_TOTAL] = tx, ty, 1
+                _move(body, ints, row, body[row, POS_X] + sx, body[row, POS_Y] + sy)
+                pile_ints[row, IN_PILE] = 1
+                pushed += 1
+        if not pushed:
+            break
+    _sort(settled[2], status[SETTLED])
+    for k in range(status[SETTLED]):
+        key = settled[2][k]
+        a, b = key // rows, key % rows
+        record = settled[1][settled[0][_slot(settled[0], a, b, False, status, SETTLED), 2]]
+        _settle(body, ints, status, contacts, index, a, b, record[0], record[1], bool(ints[a, FLAGS] & STATIC),
+                bool(ints[b, FLAGS] & STATIC), record[2], record[3], 0.0, _now(body, a), _now(body, b), step)
+    return True
+
+
+# -- the stage ---------------------------------------------------------------------------------
+
+def push_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
+    """Push-out's work buffers (``sweep.make_buffers`` makes them with the sweep's): the
+    rounds each pair was pushed and the piles' first contacts by pair (hash tables of
+    ``slots`` slots), the piles' contacts and their pairs' keys, the pairs' keys, the pairs
+    push-out starts from, the piles' work columns and list of rows, and the depth of a pair
+    left overlapping (``report``)."""
+    settled = (np.empty((slots, 3), np.int64), np.empty((capacity, 4)), np.empty(capacity, np.int64))
+    pile = (np.empty((rows, 4)), np.empty((rows, 6), np.int64), np.empty(rows, np.int64))
+    return (np.empty((slots, 3), np.int64), settled, np.empty(capacity, np.int64),
+            np.empty((2 * capacity, 2), np.int64), pile, np.zeros(1))
+
+
+@_kernel
+def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: Any, status: Any,
+             buffers: Any) -> Any:
+    """Push apart what the step left overlapping (see the module docstring), after
+    ``sweep.run_sweeps`` over the same tables, ``pairs``, ``step`` and ``buffers`` (whose
+    ``status`` it continues): spread any pile, then queue the pairs that overlap (after the
+    sweeps, unless a pile was spread, only those the sweeps left overlapping can) and push
+    them apart. ``squeezes``: last step's crushed bodies' pairs (rows, a < b, -1 for an entity
+    gone) with what squeezed them, and each pair's unit normal (a->b). Positions are written to
+    POS_X/POS_Y (flag PLACED). Returns ``status``: OVERFLOW and UNASKED as ``run_sweeps`` sets
+    them; WARN_A and WARN_B the first pair left overlapping by more than GIVE_UP_DEPTH (-1 for
+    none), its depth in the last buffer's first float."""
+    grid, links, queue, contacts, events, index, marks, out, filters, work, extra = buffers
+    rounds, settled, keys, tested, pile, report = extra
+    status[WARN_A], status[WARN_B] = -1, -1
+    report[0] = 0.0
+    count = 0
+    for k in range(pairs.shape[0]):  # the links a pile is made of
+        a, b = pairs[k, 0], pairs[k, 1]
+        if (ints[a, FLAGS] | ints[b, FLAGS]) & (STATIC | TRIGGER):
+            continue
+        before_a, before_b = _box_at(body, a, 0.0), _box_at(body, b, 0.0)
+        if (_axis_overlap(before_a[0], before_a[2], before_b[0], before_b[2]) > RESOLVE_SLOP
+                and _axis_overlap(before_a[1], before_a[3], before_b[1], before_b[3]) > RESOLVE_SLOP):
+            tested[count, 0], tested[count, 1] = a, b
+            count += 1
+    piled = _relax_pile(body, ints, grid, status, filters, contacts, index, ties, pairs, tested, count, settled,
+                        pile, keys, step, marks, out)
+    # The pairs push-out starts from: the broad phase's and those the sweeps met. After the
+    # sweeps, unless a pile moved bodies, only those left overlapping can be queued.
+    met, met_count = events[2], status[MET]
+    every = step[SWEEPS] == 0.0 or piled
+    count = 0
+    for k in range(pairs.shape[0] + met_count):
+        a, b = (pairs[k, 0], pairs[k, 1]) if k < pairs.shape[0] else (met[k - pairs.shape[0], 0],
+                                                                        met[k - pairs.shape[0], 1])
+        if not every:
+            box_a, box_b = _now(body, a), _now(body, b)
+            if (ints[a, FLAGS] & ints[b, FLAGS] & STATIC
+                    or _axis_overlap(box_a[0], box_a[2], box_b[0], box_b[2]) <= TOUCH_EPSILON
+                    or _axis_overlap(box_a[1], box_a[3], box_b[1], box_b[3]) <= TOUCH_EPSILON):
+                continue
+        tested[count, 0], tested[count, 1] = a, b
+        count += 1
+    queued = _first_queue(body, ints, status, queue, filters, contacts, index, ties, tested, count)
+    rounds[:, 2] = EMPTY
+    status[ROUNDS] = 0
+    _resolve_queue(body, ints, grid, links, status, queue, filters, contacts, index, ties, rounds, squeezes,
+                   RETEST_BUDGET * queued + RETEST_FLOOR, step, marks, out, report)
+    return status

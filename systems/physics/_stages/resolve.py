@@ -1,0 +1,316 @@
+"""The resolve stages: the sweep (continuous collision) and push-out, in the compiled core.
+
+The sweep: every moving body swept along its path in the step, impacts taken earliest first,
+momentum and friction exchanged at each, and the bodies an impact changed swept again (the
+timeslice subdivision of Sacred Software, *Collisions, Part 1*; ``systems.physics._kernels.sweep``,
+whose docstring has the details: gravity within a step, rows of boxes struck at once,
+crushing). Push-out: every pair left overlapping (bodies spawned inside each other, or any
+step of the discrete pipeline) pushed apart, earliest entry first, piles spread first
+(``systems.physics._kernels.push``).
+
+This module runs them: ``Resolver.run`` reads the step's bodies from their components at once
+(``systems.physics._bodies.table``) into the kernels' tables (one row per body, in entity
+order), runs the sweep kernel (in the continuous pipeline) and the push-out kernel of the copy
+``background.kernels`` names (compiled, or the same source as plain Python), and writes back
+velocities, positions, the Resolution's contacts, pins, supports, crushed bodies and riders,
+the broad phase's widened boxes and new partners.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pygame import Vector2
+
+from components import ALL, Collider, ColliderType, Shape
+from systems.physics._kernels import background
+from systems.physics._kernels.plain import Kernels
+from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
+from systems.physics._kernels import settle as kernel_settle
+from systems.physics._kernels import sweep as k
+from systems.physics._kernels import table as t
+from systems.physics._bodies.table import entity_pairs, read_arrays
+from systems.physics._bodies.kinds import SHAPED, TRIGGER
+from systems.physics._shapes.geometry import TIES
+from systems.physics._bodies.body import Body
+from systems.physics._solver.resolution import Resolution
+from systems.physics._solver.riders import Ride
+from systems.physics._stages.context import StepContext
+from systems.physics._stages.found import Found, LevelRead
+from systems.physics._stages.memory import Memory, Squeezes
+
+__all__ = ["Resolved", "Resolver", "ask_filters"]
+
+log = logging.getLogger(__name__)
+
+_TIES = np.array(TIES)
+_STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
+#: Each shape's small int in the kernels (systems.physics._kernels.shapes).
+_SHAPE_CODES = {Shape(value): code for code, value in enumerate(SHAPE_VALUES)}
+_NO_VERDICTS = np.zeros((0, 3), np.int64)
+_NO_SQUEEZES = (np.zeros((0, 2), np.int64), np.zeros((0, 2)))
+
+#: Times a stage: ``World.timed``, given the stage's name.
+Timer = Callable[[str], AbstractContextManager[object]]
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """What the resolve stages found: ``frozen``, the first entity that reached the bound on
+    impacts, or None; ``met_rows``, the pairs the sweeps first met on changed paths, as rows of
+    ``entities`` (``met()`` gives them as entities, a < b)."""
+
+    frozen: int | None
+    met_rows: np.ndarray
+    entities: np.ndarray
+
+    def met(self) -> list[tuple[int, int]]:
+        """The pairs first met on changed paths, as entities (a < b)."""
+        return list(entity_pairs(self.entities, self.met_rows))
+
+
+class Resolver:
+    """The resolve stages, and what they keep from step to step: ``max_subdivisions``, the
+    bound on the impacts one body takes part in per step (Sacred Software's article uses 32; a
+    body that reaches it stops where it is for the rest of the step, and a single warning is
+    logged), the kernels' work buffers, as large as a step has needed, and level geometry's
+    codes in the kernels' table, as long as it is read the same (``LevelRead``). ``kernels``:
+    the copy of the kernels to run (None, the default: the one ``background.kernels`` names
+    each step)."""
+
+    def __init__(self, max_subdivisions: int = 32) -> None:
+        if max_subdivisions < 1:
+            raise ValueError(f"max_subdivisions must be >= 1, got {max_subdivisions!r}")
+        self.max_subdivisions = max_subdivisions
+        self.kernels: Kernels | None = None
+        self._buffers: tuple[Any, ...] | None = None
+        self._level: tuple[LevelRead, np.ndarray] | None = None
+        self._warned = False
+
+    def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
+        """Sweep the step's moving bodies (in the continuous pipeline) and push apart what is
+        left overlapping; the two are timed as ``"<name>.sweep"`` and ``"<name>.push_out"``.
+        Last step's squeezes (``memory.squeezes``) keep a crushed body from being pushed out
+        through what squeezes it."""
+        collision, state = step.collision, step.state
+        level = collision.resting
+        if self._level is None or self._level[0] is not level:
+            self._level = level, _codes([collision.columns.colliders[row] for row in level.rows.tolist()])
+        sweeps = step.continuous and step.dt > 0
+        with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
+            verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
+            parameters = _parameters(step, self.max_subdivisions, sweeps)
+            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity))
+            squeezes = _squeezes(collision, memory.squeezes)
+        kernels = self.kernels or background.kernels()
+        pairs = collision.pair_rows()
+        buffers = k.buffers_for(self._buffers, len(pairs), len(tables[0]))
+        while True:
+            with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
+                status, contacts, events, unasked = kernels.run_sweeps(*tables, pairs, verdicts, _TIES, parameters,
+                                                                       buffers)
+            if not (status[t.OVERFLOW] or status[t.UNASKED]):
+                with timed(f"{name}.push_out"):
+                    status = kernels.push_out(*tables, pairs, _TIES, parameters, squeezes, status, buffers)
+            if status[t.OVERFLOW]:
+                # Rare: what overflowed is doubled, and kept for later steps.
+                buffers = k.buffers_for(buffers, len(pairs), len(tables[0]), int(status[t.OVERFLOW]))
+            elif status[t.UNASKED]:  # pairs met in the run that the filters were not asked about
+                met = unasked[:int(status[t.UNASKED])]
+                asked = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, met)]
+                verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
+            else:
+                break
+            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity))  # (the run changed them)
+        self._buffers = buffers
+        with timed(f"{name}.push_out"):
+            return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step)
+
+    def _scatter(self, collision: Found, state: Resolution, memory: Memory, tables: tuple[np.ndarray, np.ndarray],
+                 status: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], events: tuple[np.ndarray, ...],
+                 buffers: tuple[Any, ...], step: StepContext) -> Resolved:
+        """What the run found back to the components, the Bodies, the Resolution and the grid,
+        and its warnings logged."""
+        table, ints = tables
+        entities = collision.columns.entities
+        _scatter(collision, table, ints, state)
+        _record(entities, contacts, int(status[t.CONTACTS]), state)
+        met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
+        _widen(collision, table, events[1][:int(status[t.WIDENED])], met)
+        frozen = None if status[t.FROZEN] < 0 else int(entities[status[t.FROZEN]])
+        if frozen is not None and not self._warned:
+            self._warned = True
+            log.warning("entity %d took part in %d impacts in one step; it stops where it is for the rest of the "
+                        "step (warned once per World)", frozen, self.max_subdivisions)
+        if status[t.WARN_A] >= 0 and not memory.warned_overlap:
+            memory.warned_overlap = True
+            depth = float(buffers[-1][-1][0])  # (push.push_buffers' report)
+            log.warning("entities %d and %d still overlap by %.3f px after %d iterations; resolution may be "
+                        "incomplete this step (warned once per World)", int(entities[status[t.WARN_A]]),
+                        int(entities[status[t.WARN_B]]), depth, step.max_iterations)
+        return Resolved(frozen, met, entities)
+
+
+def _parameters(step: StepContext, max_subdivisions: int, sweeps: bool) -> np.ndarray:
+    """The kernels' step parameters (``systems.physics._kernels.table``)."""
+    state, collision = step.state, step.collision
+    parameters = np.zeros(t.STEP_PARAMETERS)
+    parameters[[t.DT, t.REST_SPEED, t.MAX_SUBDIVISIONS, t.CELL_SIZE]] = (step.dt, state.rest_speed, max_subdivisions,
+                                                                         collision.grid.cell_size)
+    pull = step.gravity * step.dt  # px/s: the velocity gravity adds in a step
+    parameters[[t.LAYERED, t.PULL_X, t.PULL_Y, t.UP_X, t.UP_Y]] = collision.layered, *pull, *state.up
+    parameters[[t.FILTERED, t.ONE_WAY_FACES]] = bool(state.filters), collision.one_way
+    parameters[[t.MAX_ITERATIONS, t.SLOW_DT, t.SWEEPS]] = step.max_iterations, state.dt, sweeps
+    return parameters
+
+
+def _squeezes(collision: Found, squeezes: Squeezes) -> tuple[np.ndarray, np.ndarray]:
+    """Last step's squeezes as the push-out kernel takes them: the pairs as rows (-1 for an
+    entity gone since) and their normals, in order."""
+    if not squeezes:
+        return _NO_SQUEEZES
+    rows = collision.rows
+    pairs = np.array([(rows.get(a, -1), rows.get(b, -1)) for a, b in squeezes], np.int64).reshape(-1, 2)
+    return pairs, np.array([(normal.x, normal.y) for normal in squeezes.values()]).reshape(-1, 2)
+
+
+def ask_filters(collision: Found, state: Resolution) -> np.ndarray:
+    """Ask the collision filters about each of the step's candidate pairs
+    but two STATICs (which never collide), in entity order, before the
+    sweeps resolve any; returns their verdicts as rows of
+    ``collision.columns`` (a < b, then 1 if they may collide, else 0)."""
+    rows = collision.pair_rows()
+    rows = rows[np.lexsort((rows[:, 1], rows[:, 0]))]
+    static = np.array([collider.type is _STATIC for collider in collision.columns.colliders], bool)
+    rows = rows[~(static[rows[:, 0]] & static[rows[:, 1]])]
+    verdicts = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, rows)]
+    return np.column_stack((rows, np.array(verdicts, np.int64))).astype(np.int64)
+
+
+def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body],
+            pulled: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The step's bodies (in entity order) read from their components at
+    once, level geometry's taken as last read (``collision.resting``, and
+    ``level_codes``, ``_codes`` of its colliders), and the kernel's float
+    and int tables of them at the start of the step (``riders``: the
+    bodies carried this step; ``pulled``: whether gravity pulls)."""
+    level = collision.resting
+    body = read_arrays(collision.columns, collision.geometry_read(), (level.rows, level.geometry))
+    n = body.start.shape[0]
+    table = t.aligned_table(n, t.FLOAT_COLUMNS)
+    ints = t.aligned_table(n, t.INT_COLUMNS, np.int64)
+    table[:, t.FILED_X:t.FILED_H + 1] = collision.filed_boxes()
+    # Body.before, the path's origin and motion, with the Python stages' float operations.
+    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
+    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
+    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
+    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
+    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
+    table[:, t.INV_MASS] = body.inverse_mass
+    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
+    table[:, t.ELASTICITY] = body.elasticity
+    table[:, t.FRICTION] = body.friction
+    table[:, t.POS_X:t.POS_Y + 1] = body.now
+    codes = np.empty((n, len(_DEFAULT_CODES)), np.int64)
+    codes[level.rows] = level_codes
+    others = np.delete(np.arange(n), level.rows)
+    codes[others] = _codes([collision.columns.colliders[row] for row in others.tolist()], collision)
+    ints[:, t.FLAGS] = (t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
+                        + t.NOT_BOX * (codes[:, _SHAPE] != BOX) + t.TRIGGER * codes[:, _TRIGGER_CODE])
+    ints[:, t.SHAPE], ints[:, t.SIDES] = codes[:, _SHAPE], codes[:, _SIDES]
+    ints[:, t.CATEGORY], ints[:, t.MASK] = codes[:, _CATEGORY], codes[:, _MASK]
+    if pulled:
+        table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
+                                                            for physics in collision.columns.physics if physics]
+    for rider in riders:
+        table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
+    ints[:, t.BOUNDS_VERSION] = -1
+    ints[:, t.PINNER:t.RIDE + 1] = -1
+    ints[:, t.ENTITY] = collision.columns.entities
+    ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
+    return table, ints
+
+
+# A collider's codes in the kernel's int table (``_codes``), a column each: its shape's
+# (``_SHAPE_CODES``), 1 if it is a TRIGGER, its faces that stop bodies (components.Side bits),
+# its category and its mask; and those of a box on the default layer, every face stopping.
+_SHAPE, _TRIGGER_CODE, _SIDES, _CATEGORY, _MASK = range(5)
+_DEFAULT_CODES = (BOX, 0, kernel_settle.ALL_SIDES, 1, ALL)
+
+
+def _codes(colliders: list[Collider], kinds: Found | None = None) -> np.ndarray:
+    """The codes of ``colliders`` (an (n, 5) int array, ``_SHAPE`` ...). Given the step's
+    ``kinds`` (its Found), a column no collider of the step needs keeps its default (the
+    colliders' own values then are the defaults): read only where it tells."""
+    codes = np.empty((len(colliders), len(_DEFAULT_CODES)), np.int64)
+    codes[:] = _DEFAULT_CODES
+    if kinds is None or kinds.kinds & SHAPED:
+        codes[:, _SHAPE] = [_SHAPE_CODES[collider.shape] for collider in colliders]
+    if kinds is None or kinds.kinds & TRIGGER:
+        codes[:, _TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
+    if kinds is None or kinds.one_way:
+        codes[:, _SIDES] = [collider.sides.value for collider in colliders]
+    if kinds is None or kinds.layered:
+        codes[:, _CATEGORY] = [collider.category for collider in colliders]
+        codes[:, _MASK] = [collider.mask for collider in colliders]
+    return codes
+
+
+def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resolution) -> None:
+    """Velocities, positions, pins, supports, crushed bodies and riders back to the
+    components, the Bodies made so far and the Resolution. (Arrays are handed to Python a
+    column at a time: a list per row would be an object for the garbage collector to track.)"""
+    columns, bodies = collision.columns, collision.bodies
+    flags = ints[:, t.FLAGS]
+    touched = np.flatnonzero(flags & t.TOUCHED)
+    # Vector2s set by index: a third of ``update``'s cost (no argument parsing).
+    for row, vx, vy in zip(touched.tolist(), table[touched, t.VEL_X].tolist(), table[touched, t.VEL_Y].tolist()):
+        physics = columns.physics[row]
+        assert physics is not None  # only bodies with Physics change velocity
+        velocity = physics.velocity
+        velocity[0] = vx
+        velocity[1] = vy
+    moved = np.flatnonzero((ints[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
+    for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), table[moved, t.POS_X].tolist(),
+                               table[moved, t.POS_Y].tolist()):
+        position = transform.position
+        position[0] = x
+        position[1] = y
+    for body in bodies.made():  # (one made later reads its box from the position)
+        body.sync()
+    entities = columns.entities
+    for row in np.flatnonzero(ints[:, t.PINNED]).tolist():
+        state.pinned[int(entities[row])] = int(ints[row, t.PINNED])
+    for row in np.flatnonzero(ints[:, t.SUPPORTED]).tolist():
+        for index in range(4):
+            if ints[row, t.SUPPORTED] & (1 << index):
+                state.supported[(int(entities[row]), 1 << index)] = float(table[row, t.SUPPORT + index])
+    state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
+    if state.up:  # (a body lands on a platform only under gravity)
+        riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
+        for row in riders[np.argsort(ints[riders, t.RIDE_ORDER])].tolist():  # in the order they landed
+            state.rides[int(entities[row])] = Ride(int(entities[ints[row, t.RIDE]]),
+                                                   Vector2(table[row, t.RIDE_X], table[row, t.RIDE_Y]))
+
+
+def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
+    """The kernel's contacts (between rows of ``entities``) into the
+    Resolution, in the order recorded (copied: the buffers are the next step's)."""
+    values, pairs = contacts
+    state.record_swept(entities[pairs[:count]], values[:count].copy())
+
+
+def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.ndarray) -> None:
+    """Repeat the kernel's refiling of the ``widened`` rows on the broad
+    phase's grid, and add the pairs it ``met`` (rows) to the bodies'
+    partners (Found.widen). Each widening files a body under a box
+    holding the last one, so only its final box (``table``'s FILED columns)
+    is filed: the grid then holds what the widenings one by one would leave
+    it holding."""
+    collision.file_rows_wider(np.unique(widened).tolist(), table[:, t.FILED_X:t.FILED_H + 1].copy())
+    collision.add_met_rows(met.reshape(-1, 2))
