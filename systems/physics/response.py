@@ -11,8 +11,6 @@ from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import board
 from systems.physics._stages.contacts import record
 from systems.physics._stages.context import begin_step
-from systems.physics._stages.crush import centre_crushed
-from systems.physics._stages.ground import snap_to_ground
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems.physics._stages.resolve import Resolver
 from systems.physics._solver.resolution import CollisionFilter
@@ -36,8 +34,9 @@ class ResponseSystem(esper.Processor):
       ``max_iterations`` times per pair and step; momentum is exchanged along
       the normal with Coulomb friction along the tangent. Contacts approaching
       slower than 2·|gravity|·dt (px/s, ``gravity`` in px/s²) are resting and don't bounce.
-      The sweep and push-out run in the compiled core (``resolver``, with the
-      bound on impacts per body and step, ``max_subdivisions``).
+      The sweep, push-out, crushing and ground snapping run in the compiled
+      core (``resolver``, with the bound on impacts per body and step,
+      ``max_subdivisions``).
     - ``crush``: a body squeezed between colliders that won't yield is put between them.
     - ``ground``: walkers with ``Physics.ground_snap`` are kept on the ground.
     - ``contacts``: the step's contacts (made when first read), the grounded
@@ -72,11 +71,7 @@ class ResponseSystem(esper.Processor):
         timed, name = self.world.timed, type(self).__name__
         with timed(f"{name}.board"):
             board(step, memory.rides)
-        self.resolver.run(step, memory, timed, name)  # timed as the sweep and push_out stages
-        with timed(f"{name}.crush"):
-            memory.squeezes = centre_crushed(step, memory.squeezes)
-        with timed(f"{name}.ground"):
-            snap_to_ground(step, memory.grounded)
+        self.resolver.run(step, memory, timed, name)  # timed as the sweep, push_out, crush and ground stages
         with timed(f"{name}.contacts"):
             record(step, memory, dict(self.world.get_component(Touching)))
 

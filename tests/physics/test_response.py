@@ -282,26 +282,23 @@ def test_when_both_have_physics_the_pair_takes_min_friction_and_max_elasticity(m
     assert velocity(world, crate).x == pytest.approx(90)
 
 
-def test_contacts_kept_as_arrays_read_as_contacts_recorded_one_by_one():
-    # The compiled sweeps hand their contacts over as arrays (record_swept);
-    # they must read as the same contacts recorded one at a time: a later
-    # record of the same pair adds its depth (0.25 + 0.5 = 0.75 px), a new
-    # pair is added, and contacts come out by time, then entity ids.
+def test_contacts_kept_as_arrays_read_as_contacts_in_time_order():
+    # The compiled core hands a step's contacts over as arrays (record_swept), one per pair in
+    # the order recorded; they read as Contacts, made once, ordered by time, then entity ids.
     state = Resolution()
-    pairs = np.array([[3, 7], [1, 2]])
+    pairs = np.array([[3, 7], [1, 2], [2, 9]])
     # normal x, y; depth; time; surface; point x, y; trigger (SWEPT_COLUMNS)
-    values = np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0],
-                       [0.0, -1.0, 0.0, 0.75, 6.0, 2.0, 3.0, 1.0]])
+    values = np.array([[1.0, 0.0, 0.75, 0.5, 8.0, 10.0, 4.0, 0.0],
+                       [0.0, -1.0, 0.0, 0.75, 6.0, 2.0, 3.0, 1.0],
+                       [-1.0, 0.0, 1.5, 0.5, 0.0, 5.0, 5.0, 0.0]])
     assert len(SWEPT_COLUMNS) == values.shape[1]
     state.record_swept(pairs, values)
-    state.record(3, 7, Vector2(0, 1), 0.5)  # the same pair: depth added, the first normal kept
-    state.record(2, 9, Vector2(-1, 0), 1.5, time=0.5)
     contacts = state.contacts()
     assert [(c.a, c.b) for c in contacts] == [(2, 9), (3, 7), (1, 2)]  # t = 0.5, 0.5, 0.75; then ids
     first = contacts[1]
     assert (first.normal, first.depth, first.time, first.surface, first.point) == (
         Vector2(1, 0), 0.75, 0.5, 8.0, Vector2(10, 4))
-    assert list(state.resolved) == [(3, 7), (1, 2), (2, 9)]  # in the order first recorded
+    assert list(state.resolved) == [(3, 7), (1, 2), (2, 9)]  # in the order recorded
     assert state.contacts()[1] is first  # made once
     assert [c.trigger for c in contacts] == [False, False, True]  # (1, 2) touched a TRIGGER
 
@@ -319,35 +316,3 @@ def test_a_step_s_contacts_are_one_list_until_the_next_step(make_world):
     assert world.contacts == [] and contacts[0].b == ball
 
 
-def test_swept_contacts_still_add_depth_after_many_lookups():
-    # Past a number of lookups by pair the swept contacts are made into
-    # objects and found in a dict: a swept pair recorded again after that
-    # still adds its depth (0.25 + 0.5 = 0.75 px), and each pair is kept once.
-    state = Resolution()
-    state.record_swept(np.array([[3, 7]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0]]))
-    for other in range(100, 140):  # 40 new pairs, each looked up first
-        state.record(1, other, Vector2(0, 1), 1.0, time=0.25)
-    state.record(3, 7, Vector2(0, 1), 0.5)
-    contacts = state.contacts()
-    assert len(contacts) == 41 and contacts[-1].depth == 0.75 and contacts[-1].normal == Vector2(1, 0)
-
-
-def test_swept_contacts_kept_after_others_are_assigned_in_turn():
-    # Handed over after other contacts (never, in the pipeline), the swept
-    # contacts are assigned in turn as before: the pair recorded first keeps
-    # its place but takes the swept contact; the new pair comes last. Of a
-    # pair listed twice the last is kept, and a later record adds its depth
-    # to that one (0.5 + 0.25 = 0.75 px).
-    state = Resolution()
-    state.record(1, 2, Vector2(0, 1), 0.5)
-    state.record(5, 6, Vector2(1, 0), 0.1)
-    state.record_swept(np.array([[3, 4], [1, 2]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0],
-                                                             [-1.0, 0.0, 0.75, 0.3, 6.0, 2.0, 3.0, 0.0]]))
-    assert list(state.resolved) == [(1, 2), (5, 6), (3, 4)]
-    assert (state.resolved[(1, 2)].normal, state.resolved[(1, 2)].depth) == (Vector2(-1, 0), 0.75)
-    twice = Resolution()
-    twice.record_swept(np.array([[3, 4], [3, 4]]), np.array([[1.0, 0.0, 0.25, 0.5, 8.0, 10.0, 4.0, 0.0],
-                                                             [0.0, 1.0, 0.5, 0.6, 6.0, 2.0, 3.0, 0.0]]))
-    twice.record(3, 4, Vector2(1, 0), 0.25)
-    (contact,) = twice.contacts()
-    assert (contact.normal, contact.depth, contact.time) == (Vector2(0, 1), 0.75, 0.6)

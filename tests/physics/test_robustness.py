@@ -215,7 +215,7 @@ def test_a_pile_spawned_on_one_spot_spreads_out_with_bounded_work(make_world):
     # slop (0.01 px) within 120 steps. Boxes are 8 px; the area they need,
     # 150·64 px², fits in a disc of radius ~55 px: they end near the spot.
     from systems.physics._broad.grid import CROWD
-    from systems.physics._solver.resolution import RESOLVE_SLOP
+    from systems.physics._kernels.table import RESOLVE_SLOP
 
     world = make_world()
     crates = [box(world, 1000, 1000, w=8) for _ in range(150)]

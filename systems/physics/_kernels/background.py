@@ -49,7 +49,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from systems.physics._kernels import jit, pairs, push, sweep
+from systems.physics._kernels import crush, ground, jit, pairs, push, sweep
 from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
@@ -77,7 +77,8 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 
 
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
-_GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS, _PUSH_OUT = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps, push.push_out
+_GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps
+_PUSH_OUT, _CRUSH, _SNAP_TO_GROUND = push.push_out, crush.crush, ground.snap_to_ground
 
 
 def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
@@ -95,12 +96,14 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     table = kernel_table.aligned_table(2, kernel_table.FLOAT_COLUMNS)
     ints = kernel_table.aligned_table(2, kernel_table.INT_COLUMNS, np.int64)
     buffers = sweep.buffers_for(None, 0, 2)
+    status = np.zeros(kernel_table.COUNTERS, np.int64)
     calls: list[tuple[Any, tuple[Any, ...]]] = [
         (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1)),
         (_GROUP_BY_ROW, (ids, 1)),
         (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers)),
-        (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))),
-                     np.zeros(kernel_table.COUNTERS, np.int64), buffers)),
+        (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
+        (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
+        (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 

@@ -215,7 +215,7 @@ def _still_squeezed(body: Any, ints: Any, ties: Any, squeezes: Any, a: int, b: i
     return False
 
 
-# -- who moves (Resolution.push_apart) ----------------------------------------------------------
+# -- who moves ---------------------------------------------------------------------------------
 
 @_helper
 def _holds(ints: Any, a: int, b: int, nx: float, ny: float) -> tuple[bool, bool]:
@@ -716,15 +716,19 @@ def _relax_pile(body: Any, ints: Any, grid: Any, status: Any, filters: Any, cont
 # -- the stage ---------------------------------------------------------------------------------
 
 def push_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
-    """Push-out's work buffers (``sweep.make_buffers`` makes them with the sweep's): the
-    rounds each pair was pushed and the piles' first contacts by pair (hash tables of
-    ``slots`` slots), the piles' contacts and their pairs' keys, the pairs' keys, the pairs
-    push-out starts from, the piles' work columns and list of rows, and the depth of a pair
-    left overlapping (``report``)."""
+    """The work buffers of push-out, crushing and ground snapping (``sweep.make_buffers``
+    makes them with the sweep's): the rounds each pair was pushed and the piles' first
+    contacts by pair (hash tables of ``slots`` slots), the piles' contacts and their pairs'
+    keys, the pairs' keys, the pairs push-out starts from, the piles' work columns and list of
+    rows, the depth of a pair left overlapping (``report``), crushing's queue of rows, what
+    squeezes a row (rows and normals) and the squeezes kept (a hash table, pairs and normals),
+    and the rows standing on ground (ground snapping's marks)."""
     settled = (np.empty((slots, 3), np.int64), np.empty((capacity, 4)), np.empty(capacity, np.int64))
     pile = (np.empty((rows, 4)), np.empty((rows, 6), np.int64), np.empty(rows, np.int64))
+    crushing = (np.empty(rows, np.int64), (np.empty(capacity, np.int64), np.empty((capacity, 2))),
+                (np.empty((slots, 3), np.int64), np.empty((capacity, 2), np.int64), np.empty((capacity, 2))))
     return (np.empty((slots, 3), np.int64), settled, np.empty(capacity, np.int64),
-            np.empty((2 * capacity, 2), np.int64), pile, np.zeros(1))
+            np.empty((2 * capacity, 2), np.int64), pile, np.zeros(1), crushing, np.zeros(rows, np.int64))
 
 
 @_kernel
@@ -740,7 +744,7 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
     them; WARN_A and WARN_B the first pair left overlapping by more than GIVE_UP_DEPTH (-1 for
     none), its depth in the last buffer's first float."""
     grid, links, queue, contacts, events, index, marks, out, filters, work, extra = buffers
-    rounds, settled, keys, tested, pile, report = extra
+    rounds, settled, keys, tested, pile, report, _, _ = extra
     status[WARN_A], status[WARN_B] = -1, -1
     report[0] = 0.0
     count = 0

@@ -10,7 +10,7 @@ pairwise impact, which is already exact for it.
 A row's members are boxes with Physics, not frozen at the impact bound, not riding a
 platform, not pinned or supported on the row's axis, one touching each face of the next.
 What touches an end may instead be a *stop*: a STATIC box, or a box held still that way (see
-``Resolution.held_axes``), an infinite mass that whatever closes on it stops against, as a
+``settle._held_axes``), an infinite mass that whatever closes on it stops against, as a
 wall does. Any other neighbour (two at one face, a frozen or bouncy one, another shape) rules
 the row out, and so do stops at both ends (a squeeze is for crushing). The sweep
 (``systems.physics._kernels.sweep``) re-sweeps the bodies a row changed.
@@ -72,13 +72,13 @@ def _speed(body: Any, ints: Any, row: int, axis: int) -> float:
 
 @_helper
 def _bouncy(body: Any, ints: Any, a: int, b: int) -> bool:
-    """whether the pair's elasticity (resolution.material) is above 0."""
+    """Whether the pair's elasticity (``settle._material``) is above 0."""
     return bool(_material(body, ints, a, b)[0] > 0.0)
 
 
 @_helper
 def _held_on_axis(ints: Any, row: int, axis: int) -> bool:
-    """Resolution.held_on_axis: STATIC, or pinned or supported either way along ``axis``."""
+    """Whether the row is STATIC, or pinned or supported either way along ``axis``."""
     bits = _bit(axis, 1.0) | _bit(axis, -1.0)
     return bool(ints[row, FLAGS] & STATIC or ints[row, PINNED] & bits or ints[row, SUPPORTED] & bits)
 
@@ -305,7 +305,7 @@ def _record_pair(body: Any, ints: Any, status: Any, contacts: Any, index: Any, f
 
 @_helper
 def _hold_against(body: Any, ints: Any, status: Any, row: int, axis: int, toward: float) -> None:
-    """Resolution.hold_against: pin the row against what holds still on its
+    """Pin the row against what holds still on its
     ``toward`` side (+1 or -1) along ``axis``, noted at rest there."""
     bit = _bit(axis, toward)
     ints[row, PINNED] |= bit

@@ -1,9 +1,21 @@
-"""Resolving one contact in the sweep kernel: who may collide, momentum, pins and supports.
+"""One contact, for every stage of the core: who may collide, momentum, pins and supports.
 
-Ports of ``systems.physics._solver.resolution`` (``permits``, ``settle``,
-``exchange``, ``record``, ``held_axes``) over the body table, float for
-float. The collision filters, Python callbacks, are asked outside the run:
-see ``_allows``.
+The sweep, push-out, piles and ground snapping all settle their contacts here (``_settle``):
+momentum exchanged along the normal with Coulomb friction along the tangent, the contact
+recorded, and shock propagation, keyed by direction bits (an axis and a sign; the contact
+normal's dominant axis, y at 45°):
+
+- PINNED: directions a body may no longer be *pushed* this step, because it was pushed off
+  something that holds still that way (a STATIC, or a body itself pinned). A box pushed out
+  of the floor is not pushed back into it by the box landing on it, so stacks don't sink.
+- SUPPORTED: directions in which a body came to *rest* against such a support, with its
+  velocity that way at that moment (SUPPORT). Along the normal of a later contact it counts
+  as an infinite mass on that axis only (a box at rest on the floor stops the box landing on
+  it), and only while it is not moving away from the support faster than it was then:
+  otherwise it would act as a wall moving at its own speed and pump energy into whatever it
+  meets. Friction always sees the real masses.
+
+The collision filters, Python callbacks, are asked outside the run: see ``_allows``.
 """
 
 from __future__ import annotations
@@ -52,8 +64,8 @@ def _outside(box: Any, other: Any, face: int, tolerance: float) -> bool:
 def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx: float, ny: float) -> bool:
     """Whether rows a and b may collide through a contact along (nx, ny)
     (a->b): each one's face toward the other stops bodies, a one-way face
-    only a body that lay outside it when the step began
-    (resolution.through_faces), and the collision filters let them (``_allows``)."""
+    only a body that lay outside it (within ONE_WAY_TOLERANCE) when the
+    step began, and the collision filters let them (``_allows``)."""
     for row, other, tx, ty in ((a, b, nx, ny), (b, a, -nx, -ny)):
         if not status[FACES_RUN]:  # (no SIDES to read)
             break
@@ -77,8 +89,8 @@ def _permits(body: Any, ints: Any, status: Any, filters: Any, a: int, b: int, nx
 
 @_helper
 def _allows(filters: Any, status: Any, a: int, b: int) -> bool:
-    """The filters' verdict on rows a and b, in that order (Resolution.allows), logging the
-    pair if they were not asked about it."""
+    """The filters' verdict on rows a and b, in that order (as ``Resolution.allows`` gave it
+    before the run), logging the pair if they were not asked about it."""
     table, unasked = filters
     known = status[VERDICTS]
     slot = _slot(table, a, b, True, status, VERDICTS)
@@ -93,11 +105,11 @@ def _allows(filters: Any, status: Any, a: int, b: int) -> bool:
     return bool(table[slot, 2] != 0)
 
 
-# -- resolution (systems.physics._solver.resolution, systems.physics._solver.impulse) ---------------------------
+# -- one contact ----------------------------------------------------------------------------
 
 @_helper
 def _bit(axis: int, sign: float) -> int:
-    """Resolution's direction bit of ``axis`` toward ``sign``."""
+    """The direction bit of ``axis`` (0 x, 1 y) toward ``sign`` (+1 or -1)."""
     return 1 << (axis * 2 + (1 if sign > 0 else 0))
 
 
@@ -112,7 +124,7 @@ def _dominant(nx: float, ny: float) -> tuple[int, float]:
 @_helper
 def _velocity(body: Any, ints: Any, row: int) -> tuple[float, float]:
     """The row's velocity in the world frame (px/s): a rider's own plus its
-    frame; zero without Physics (resolution.own_velocity)."""
+    platform's frame; zero without Physics."""
     if ints[row, FLAGS] & PHYSICS:
         if body[row, FRAME_X] != 0.0 or body[row, FRAME_Y] != 0.0:
             return body[row, VEL_X] + body[row, FRAME_X], body[row, VEL_Y] + body[row, FRAME_Y]
@@ -125,7 +137,9 @@ def _contact_velocities(body: Any, ints: Any, a: int, b: int, nx: float, ny: flo
                         uy: float) -> tuple[float, float, float, float]:
     """Velocities (px/s) of rows a and b as their contact along (nx, ny)
     sees them: a STATIC under the other body (the normal from it within 60°
-    of up, (ux, uy)) only along the normal (resolution.contact_velocities)."""
+    of up, (ux, uy)) only along the normal. A platform carries what stands
+    on it by position (``systems.physics._solver.riders``), so friction must
+    not drag the rider along as well."""
     vax, vay = _velocity(body, ints, a)
     vbx, vby = _velocity(body, ints, b)
     if ints[a, FLAGS] & STATIC and 0.0 + nx * ux + ny * uy > 0.5:
@@ -139,7 +153,7 @@ def _contact_velocities(body: Any, ints: Any, a: int, b: int, nx: float, ny: flo
 
 @_helper
 def _held_axis(body: Any, ints: Any, row: int, push: float, axis: int, velocity: float) -> bool:
-    """One axis of Resolution.held_axes."""
+    """One axis of ``_held_axes``."""
     if push == 0.0:
         return False
     sign = 1.0 if push > 0.0 else -1.0
@@ -152,7 +166,10 @@ def _held_axis(body: Any, ints: Any, row: int, push: float, axis: int, velocity:
 
 @_helper
 def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_y: float) -> tuple[bool, bool]:
-    """Resolution.held_axes."""
+    """Per axis (x, y), whether the row counts as an infinite mass when a
+    contact pushes it along (push_x, push_y): a STATIC always; otherwise
+    where it rests against a support that way (SUPPORTED) and is not
+    leaving it faster than it was then."""
     if ints[row, FLAGS] & STATIC:
         return True, True
     if not status[SUPPORTS]:
@@ -163,9 +180,10 @@ def _held_axes(body: Any, ints: Any, status: Any, row: int, push_x: float, push_
 
 @_helper
 def _material(body: Any, ints: Any, a: int, b: int) -> tuple[float, float]:
-    """Elasticity and friction of rows a and b (resolution.material): the
-    larger elasticity and the smaller friction; a row without Physics
-    brings none, so the other's stand; (0, 0) if neither has Physics."""
+    """Elasticity and friction of rows a and b: the larger elasticity and
+    the smaller friction (the fizz collision tutorial's rule); a row without
+    Physics brings no material, so the other's values stand (a crate keeps
+    its friction on a bare floor); (0, 0) if neither has Physics."""
     physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
     if physics_a and physics_b:
         return _max(body[a, ELASTICITY], body[b, ELASTICITY]), _min(body[a, FRICTION], body[b, FRICTION])
@@ -175,8 +193,16 @@ def _material(body: Any, ints: Any, a: int, b: int) -> tuple[float, float]:
     return 0.0, 0.0
 
 
-# Impulse form of Luke Godfrey's *Rectangle Collisions* momentum exchange,
-# with Coulomb friction (Resolution.exchange, impulse.exchange_momentum).
+# Impulse form of the momentum exchange in Luke Godfrey, *Rectangle Collisions*, with Coulomb's
+# law for friction (the fizz collision tutorial names it as the missing piece). Along the normal
+# vA' = (e·mB·(vB − vA) + mA·vA + mB·vB) / (mA + mB), and symmetrically for b; an inverse mass of
+# 0 is an infinite mass (a STATIC), giving vA' = vB − e·(vA − vB). On a held axis (``_held_axes``)
+# a body counts as an infinite mass, so the support takes that part of the impulse. Bodies moving
+# apart, or two infinite masses, exchange nothing. A pair approaching at the rest speed or slower
+# is a resting contact and does not bounce (Box2D's restitution threshold): otherwise a stack of
+# bouncy boxes trades ever smaller bounces each step instead of resting. Friction acts along the
+# tangent with the bodies' real masses: its impulse is at most friction times the normal one,
+# and it never does more than stop the sliding left after the normal impulse.
 @_helper
 def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a: Any, held_b: Any,
               step: Any) -> None:
@@ -201,8 +227,9 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
         cbx, cby = wbx * nx * impulse, wby * ny * impulse
         sx, sy = rx - nx * approach, ry - ny * approach
         if nx != 0.0 and ny != 0.0 and (wax != way or wbx != wby):
-            # Held on one axis only, against a slope: friction opposes the
-            # sliding the normal impulse leaves (impulse.exchange_momentum).
+            # Held on one axis only, a body takes the normal impulse off the normal, which
+            # changes the sliding too: friction must oppose the sliding the impulse leaves, or
+            # it can push the way things slide and add energy (a ball landing on one at rest).
             after_x, after_y = rx + cax - cbx, ry + cay - cby
             after = 0.0 + after_x * nx + after_y * ny
             sx, sy = after_x - nx * after, after_y - ny * after
@@ -228,7 +255,7 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
 def _record(contacts: Any, index: Any, status: Any, a: int, b: int, nx: float, ny: float, depth: float,
             time: float, surface: float, box_a: Any, shape_a: int, box_b: Any, shape_b: int, trigger: bool) -> None:
     """One contact per pair and step, the first's normal, time, surface and
-    point, depths added up (Resolution.record); ``index``: the contacts by
+    point, depths added up; ``index``: the contacts by
     pair, a hash table. ``values`` columns: normal x and y, depth (px),
     time, surface (px), point x and y (px), 1.0 for a TRIGGER's contact."""
     values, pairs = contacts
@@ -255,8 +282,7 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
             step: Any) -> None:
     """Exchange momentum, record the contact (at step fraction ``time``, the
     rows' boxes then ``box_a`` and ``box_b``), pin whoever was pushed off a
-    body that holds still, and support or carry whoever came to rest
-    (Resolution.settle)."""
+    body that holds still, and support or carry whoever came to rest."""
     held_a = _held_axes(body, ints, status, a, -nx, -ny)
     held_b = _held_axes(body, ints, status, b, nx, ny)
     _exchange(body, ints, a, b, nx, ny, held_a, held_b, step)
@@ -277,7 +303,9 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
         if other_held and not ints[row, FLAGS] & STATIC:
             bit = _bit(axis, toward)
             ints[row, SUPPORTED] |= bit
-            # resolution._support_speed: the speed along the normal, over its part along the axis
+            # The speed along the normal, over the normal's part along the axis: on a slope, a
+            # body sliding along the surface moves along the axis too, and would otherwise
+            # count as held while it slides away from the support.
             body[row, SUPPORT + axis * 2 + (1 if toward > 0 else 0)] = (0.0 + vx * nx + vy * ny) / (
                 nx if axis == 0 else ny) * toward
             status[SUPPORTS] += 1
@@ -288,7 +316,7 @@ def _note_rider(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny
                 uy: float) -> None:
     """Remember a body left resting on top of a STATIC (the normal from the
     platform to it within 60° of up, (ux, uy)), its first such platform
-    this step (Resolution._note_rider)."""
+    this step: Movement carries it next step (``systems.physics._solver.riders``)."""
     for platform, rider, sign in ((a, b, 1.0), (b, a, -1.0)):
         upx, upy = nx * sign, ny * sign
         if (0.0 + upx * ux + upy * uy > 0.5 and ints[platform, FLAGS] & STATIC

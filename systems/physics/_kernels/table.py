@@ -2,8 +2,9 @@
 
 The float and int columns of a row, its flag bits, the step's parameters
 and the counters of one run (``systems.physics._kernels.sweep.run_sweeps``),
-and a row's box along its path. Constants the Python stages also use are
-restated here with the module they come from: numba compiles them in.
+and a row's box along its path, and the core's tolerances (a constant the
+Python code defines too is restated with the module it comes from: numba
+compiles them in).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ __all__ = [
     "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
     "CATEGORY", "CELL_SIZE", "CONTACTS", "COUNTERS", "CRUSHED", "DT", "ELASTICITY", "EMPTY", "ENTITY", "ENTRIES",
     "FACES_RUN", "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS",
-    "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "HEAP", "HEIGHT", "HELD", "IMPACTS",
+    "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "GROUND_SNAP", "HEAP", "HEIGHT", "HELD", "IMPACTS",
     "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
     "MAX_ITERATIONS", "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "NOT_BOX", "OCCUPIED", "OFFSET_X",
     "OFFSET_Y", "ONE_WAY_FACES", "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED",
     "PINNER", "PINNER_OFF", "PLACED", "POS_X", "POS_Y", "PULL_X", "PULL_Y", "PUSHES", "RECORDS", "RESOLVE_SLOP",
     "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "ROUNDS", "SETTLED", "SHAPE",
-    "SIDES", "SLOW_DT", "SPAN_X0", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS",
+    "SIDES", "SLOW_DT", "SPAN_X0", "SQUEEZES", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS",
     "SUPPORT", "SUPPORTED", "SUPPORTS", "SWEEPS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED",
     "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WARN_A", "WARN_B", "WIDENED",
     "WIDTH", "aligned_table",
@@ -34,11 +35,19 @@ __all__ = [
 TOUCH_EPSILON = 1e-7  # systems.physics._shapes.geometry
 # px. An impact that would carry two bodies less than this far into each other over the rest of
 # the step is left to push-out: bodies touching in a row (a Newton's cradle, a pile) otherwise
-# trade ever smaller impacts that converge only geometrically. Push-out's RESOLVE_SLOP.
+# trade ever smaller impacts that converge only geometrically.
 SWEEP_SLOP = 0.01
-RESOLVE_SLOP = 0.01  # systems.physics._solver.resolution
-RESTING_SPEED = 1e-6  # systems.physics._solver.resolution
-ONE_WAY_TOLERANCE = 0.5  # systems.physics._solver.resolution
+# px. A pair already pushed apart this step is pushed again only when it overlaps by more than
+# this, and then this much further apart: a chain of bodies sharing pushes would otherwise
+# converge only geometrically, halving the leftover each round. The overshoot is far below the
+# 0.5 px overcorrection Luke Godfrey's *Rectangle Collisions* uses to keep bodies off seams.
+RESOLVE_SLOP = 0.01
+# px/s. Relative normal speed below which a contact counts as resting (only rounding error is
+# left of an inelastic contact's approach).
+RESTING_SPEED = 1e-6
+# px. A body counts as outside a one-way face at the start of a step while it overlaps it by at
+# most this: a body resting on a one-way platform stays on it after a push-out left it a hair inside.
+ONE_WAY_TOLERANCE = 0.5
 VECTOR_EPSILON = 1e-6  # pygame's Vector2 == compares within this
 LARGE_SPAN = 32  # systems.physics._broad.grid
 
@@ -51,7 +60,9 @@ LARGE_SPAN = 32  # systems.physics._broad.grid
 # px, and Body.frame, px/s), GRAVITY_SCALE its Physics', RIDE_* the normal
 # (platform to rider) of the ride it lands on, PINNER_OFF_* the normal it
 # was pushed off along by its pinner, by direction bit (two columns each),
-# POS_* where push-out has it now (px; after the sweeps, where they left it).
+# POS_* where push-out has it now (px; after the sweeps, where they left it),
+# GROUND_SNAP its Physics' ground_snap (px; read only when a body was
+# grounded last step).
 # A row is 48 floats, six 64-byte cache lines (the table is made with its rows
 # on line boundaries, ``aligned_table``), laid out by what is read together:
 # a neighbour is first tested by its filed box or bounds (the first line),
@@ -63,7 +74,7 @@ BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, VEL_X, VEL_Y, ELASTICITY, FRICTION = 16, 17, 
 SUPPORT = 24  # four columns, one per direction bit index
 CARRY_X, CARRY_Y, FRAME_X, FRAME_Y, GRAVITY_SCALE, RIDE_X, RIDE_Y = 28, 29, 30, 31, 32, 33, 34
 PINNER_OFF = 36  # eight columns: x and y for each direction bit index
-POS_X, POS_Y = 44, 45
+POS_X, POS_Y, GROUND_SNAP = 44, 45, 46
 FLOAT_COLUMNS = 48
 
 # Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
@@ -151,10 +162,11 @@ def _within(box: Any, outer: Any) -> bool:
 # the collision filters' verdicts held and UNASKED the pairs the run met that no filter was
 # asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked,
 # FACES_RUN whether some collider has one-way faces; push-out's ROUNDS and SETTLED (the pairs of
-# its hash tables), WARN_A and WARN_B (the first pair it left overlapping deeply, -1 for none).
+# its hash tables), WARN_A and WARN_B (the first pair it left overlapping deeply, -1 for none);
+# crushing's SQUEEZES (the pairs it kept).
 (OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
- LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN, ROUNDS, SETTLED, WARN_A, WARN_B) = range(23)
-COUNTERS = 23
+ LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN, ROUNDS, SETTLED, WARN_A, WARN_B, SQUEEZES) = range(24)
+COUNTERS = 24
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 

@@ -1,2 +1,3 @@
-"""Solver: what one contact does to two bodies: who is pinned, who supports whom, the momentum
-exchanged with Coulomb friction, riders carried by moving platforms."""
+"""Solver: what the compiled core's resolve stages hand back to Python (``resolution``: the
+step's contacts, pins, supports, crushed bodies and riders), and riders carried by moving
+platforms (``riders``)."""

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import logging
 
+from pygame import Vector2
+
 from components import Touching
+from systems.physics._kernels.ground import DIAGONAL
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import leave_or_land
 from systems.physics._stages.context import StepContext
-from systems.physics._stages.ground import DIAGONAL, grounded_bodies
 from systems.physics._stages.memory import Memory
 
-__all__ = ["record", "update_touching"]
+__all__ = ["grounded_bodies", "record", "update_touching"]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +38,23 @@ def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> 
     if touching:
         update_touching(touching, memory.contacts())
     step.settle_kinematic()
+
+
+def grounded_bodies(contacts: list[Contact], up: Vector2) -> dict[int, Vector2]:
+    """Entities with ground below them in ``contacts`` (a contact normal at
+    most 45° from ``up``; TRIGGER contacts don't count), each with the unit
+    normal of that ground, from it to the entity (the most upright one): the
+    next step's ground snapping starts from them."""
+    grounded: dict[int, Vector2] = {}
+    if not up:
+        return grounded
+    for contact in contacts:
+        if contact.trigger:
+            continue
+        for entity, normal in ((contact.b, contact.normal), (contact.a, -contact.normal)):
+            if normal.dot(up) >= DIAGONAL and (entity not in grounded or normal.dot(up) > grounded[entity].dot(up)):
+                grounded[entity] = normal
+    return grounded
 
 
 def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:

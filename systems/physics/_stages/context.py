@@ -59,5 +59,5 @@ def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: in
     up = -gravity.normalize() if gravity.length_squared() else Vector2()
     # Approaching slower than gravity adds in two steps is resting contact.
     # The discrete pipeline's contacts come after the step's move: push-out gives friction's part of it back.
-    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), found.one_way, 0.0 if continuous else dt)
+    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), 0.0 if continuous else dt)
     return StepContext(dt, gravity, up, continuous, max_iterations, found, collision.settle_kinematic, state)

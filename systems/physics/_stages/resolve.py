@@ -1,19 +1,21 @@
-"""The resolve stages: the sweep (continuous collision) and push-out, in the compiled core.
+"""The resolve stages, in the compiled core: sweep, push-out, crushing and ground snapping.
 
 The sweep: every moving body swept along its path in the step, impacts taken earliest first,
 momentum and friction exchanged at each, and the bodies an impact changed swept again (the
 timeslice subdivision of Sacred Software, *Collisions, Part 1*; ``systems.physics._kernels.sweep``,
-whose docstring has the details: gravity within a step, rows of boxes struck at once,
-crushing). Push-out: every pair left overlapping (bodies spawned inside each other, or any
-step of the discrete pipeline) pushed apart, earliest entry first, piles spread first
-(``systems.physics._kernels.push``).
+whose docstring has the details: gravity within a step, rows of boxes struck at once).
+Push-out: every pair left overlapping (bodies spawned inside each other, or any step of the
+discrete pipeline) pushed apart, earliest entry first, piles spread first
+(``systems.physics._kernels.push``). Crushing: each body squeezed between things that won't
+yield put between them (``systems.physics._kernels.crush``). Ground snapping: walkers kept on
+the ground (``systems.physics._kernels.ground``).
 
 This module runs them: ``Resolver.run`` reads the step's bodies from their components at once
 (``systems.physics._bodies.table``) into the kernels' tables (one row per body, in entity
-order), runs the sweep kernel (in the continuous pipeline) and the push-out kernel of the copy
-``background.kernels`` names (compiled, or the same source as plain Python), and writes back
-velocities, positions, the Resolution's contacts, pins, supports, crushed bodies and riders,
-the broad phase's widened boxes and new partners.
+order), runs the four kernels of the copy ``background.kernels`` names (compiled, or the same
+source as plain Python), and writes back velocities, positions, the Resolution's contacts,
+pins, supports, crushed bodies and riders, the squeezes for the next step, the broad phase's
+widened boxes and new partners.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ _STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
 _SHAPE_CODES = {Shape(value): code for code, value in enumerate(SHAPE_VALUES)}
 _NO_VERDICTS = np.zeros((0, 3), np.int64)
 _NO_SQUEEZES = (np.zeros((0, 2), np.int64), np.zeros((0, 2)))
+_NO_GROUNDED = (np.zeros(0, np.int64), np.zeros((0, 2)))
 
 #: Times a stage: ``World.timed``, given the stage's name.
 Timer = Callable[[str], AbstractContextManager[object]]
@@ -93,10 +96,12 @@ class Resolver:
         self._warned = False
 
     def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
-        """Sweep the step's moving bodies (in the continuous pipeline) and push apart what is
-        left overlapping; the two are timed as ``"<name>.sweep"`` and ``"<name>.push_out"``.
-        Last step's squeezes (``memory.squeezes``) keep a crushed body from being pushed out
-        through what squeezes it."""
+        """Sweep the step's moving bodies (in the continuous pipeline), push apart what is left
+        overlapping, centre the crushed bodies and snap walkers to the ground; timed as
+        ``"<name>.sweep"``, ``".push_out"``, ``".crush"`` and ``".ground"``. Last step's
+        squeezes (``memory.squeezes``) keep a crushed body from being pushed out through what
+        squeezes it, and this step's replace them; last step's grounded bodies
+        (``memory.grounded``) are the ones snapped."""
         collision, state = step.collision, step.state
         level = collision.resting
         if self._level is None or self._level[0] is not level:
@@ -105,8 +110,9 @@ class Resolver:
         with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
             verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
             parameters = _parameters(step, self.max_subdivisions, sweeps)
-            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity))
+            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity), bool(memory.grounded))
             squeezes = _squeezes(collision, memory.squeezes)
+            grounded = _grounded(collision, memory.grounded)
         kernels = self.kernels or background.kernels()
         pairs = collision.pair_rows()
         buffers = k.buffers_for(self._buffers, len(pairs), len(tables[0]))
@@ -117,6 +123,12 @@ class Resolver:
             if not (status[t.OVERFLOW] or status[t.UNASKED]):
                 with timed(f"{name}.push_out"):
                     status = kernels.push_out(*tables, pairs, _TIES, parameters, squeezes, status, buffers)
+            if not (status[t.OVERFLOW] or status[t.UNASKED]):
+                with timed(f"{name}.crush"):
+                    status = kernels.crush(*tables, squeezes, status, buffers)
+            if not (status[t.OVERFLOW] or status[t.UNASKED]):
+                with timed(f"{name}.ground"):
+                    status = kernels.snap_to_ground(*tables, grounded, parameters, status, buffers)
             if status[t.OVERFLOW]:
                 # Rare: what overflowed is doubled, and kept for later steps.
                 buffers = k.buffers_for(buffers, len(pairs), len(tables[0]), int(status[t.OVERFLOW]))
@@ -126,7 +138,8 @@ class Resolver:
                 verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
             else:
                 break
-            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity))  # (the run changed them)
+            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity),  # (the run changed them)
+                             bool(memory.grounded))
         self._buffers = buffers
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step)
@@ -140,6 +153,7 @@ class Resolver:
         entities = collision.columns.entities
         _scatter(collision, table, ints, state)
         _record(entities, contacts, int(status[t.CONTACTS]), state)
+        memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
         met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
         _widen(collision, table, events[1][:int(status[t.WIDENED])], met)
         frozen = None if status[t.FROZEN] < 0 else int(entities[status[t.FROZEN]])
@@ -149,7 +163,7 @@ class Resolver:
                         "step (warned once per World)", frozen, self.max_subdivisions)
         if status[t.WARN_A] >= 0 and not memory.warned_overlap:
             memory.warned_overlap = True
-            depth = float(buffers[-1][-1][0])  # (push.push_buffers' report)
+            depth = float(buffers[-1][5][0])  # (push.push_buffers' report)
             log.warning("entities %d and %d still overlap by %.3f px after %d iterations; resolution may be "
                         "incomplete this step (warned once per World)", int(entities[status[t.WARN_A]]),
                         int(entities[status[t.WARN_B]]), depth, step.max_iterations)
@@ -167,6 +181,24 @@ def _parameters(step: StepContext, max_subdivisions: int, sweeps: bool) -> np.nd
     parameters[[t.FILTERED, t.ONE_WAY_FACES]] = bool(state.filters), collision.one_way
     parameters[[t.MAX_ITERATIONS, t.SLOW_DT, t.SWEEPS]] = step.max_iterations, state.dt, sweeps
     return parameters
+
+
+def _grounded(collision: Found, grounded: dict[int, Vector2]) -> tuple[np.ndarray, np.ndarray]:
+    """Last step's grounded bodies as the ground-snapping kernel takes them: their rows (-1 for
+    an entity gone since), in entity order, and the unit normals of their grounds."""
+    if not grounded:
+        return _NO_GROUNDED
+    rows, entities = collision.rows, sorted(grounded)
+    return (np.array([rows.get(entity, -1) for entity in entities], np.int64),
+            np.array([(grounded[entity].x, grounded[entity].y) for entity in entities]).reshape(-1, 2))
+
+
+def _kept_squeezes(entities: np.ndarray, buffers: tuple[Any, ...], count: int) -> Squeezes:
+    """The squeezes the crush kernel kept (``push.push_buffers``' crushing part), by entity
+    pair, in order."""
+    _, pairs, normals = buffers[-1][6][2]
+    ids = entities[pairs[:count]].tolist()
+    return {(a, b): Vector2(x, y) for (a, b), (x, y) in zip(ids, normals[:count].tolist())}
 
 
 def _squeezes(collision: Found, squeezes: Squeezes) -> tuple[np.ndarray, np.ndarray]:
@@ -192,13 +224,14 @@ def ask_filters(collision: Found, state: Resolution) -> np.ndarray:
     return np.column_stack((rows, np.array(verdicts, np.int64))).astype(np.int64)
 
 
-def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body],
-            pulled: bool) -> tuple[np.ndarray, np.ndarray]:
+def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body], pulled: bool,
+            snapping: bool) -> tuple[np.ndarray, np.ndarray]:
     """The step's bodies (in entity order) read from their components at
     once, level geometry's taken as last read (``collision.resting``, and
     ``level_codes``, ``_codes`` of its colliders), and the kernel's float
     and int tables of them at the start of the step (``riders``: the
-    bodies carried this step; ``pulled``: whether gravity pulls)."""
+    bodies carried this step; ``pulled``: whether gravity pulls; ``snapping``:
+    whether a body was grounded last step, so ground snapping reads its reach)."""
     level = collision.resting
     body = read_arrays(collision.columns, collision.geometry_read(), (level.rows, level.geometry))
     n = body.start.shape[0]
@@ -224,9 +257,11 @@ def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body],
                         + t.NOT_BOX * (codes[:, _SHAPE] != BOX) + t.TRIGGER * codes[:, _TRIGGER_CODE])
     ints[:, t.SHAPE], ints[:, t.SIDES] = codes[:, _SHAPE], codes[:, _SIDES]
     ints[:, t.CATEGORY], ints[:, t.MASK] = codes[:, _CATEGORY], codes[:, _MASK]
+    movers = [physics for physics in collision.columns.physics if physics]  # (in the order of ``moving``)
     if pulled:
-        table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale  # (in the order of ``moving``)
-                                                            for physics in collision.columns.physics if physics]
+        table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale for physics in movers]
+    if snapping:
+        table[collision.columns.moving, t.GROUND_SNAP] = [physics.ground_snap for physics in movers]
     for rider in riders:
         table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
     ints[:, t.BOUNDS_VERSION] = -1
