@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 
 from .jit import helper as _helper
 from .jit import inlined_helper as _inlined

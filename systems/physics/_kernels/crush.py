@@ -26,12 +26,11 @@ from .boxes import _axis_overlap
 from .cells import _slot
 from .jit import helper as _helper
 from .jit import kernel as _kernel
-from .push import _move, _now
 from .settle import _velocity
 from .shapes import sweep
 from .table import (
-    CONTACTS, CRUSHED, EMPTY, FLAGS, FRAME_X, FRAME_Y, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, SHAPE, SQUEEZES,
-    STATIC, TOUCHED, TOUCH_EPSILON, TRIGGER, VEL_X, VEL_Y, _max, _min,
+    CONTACTS, CRUSHED, EMPTY, FLAGS, FRAME_X, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, SHAPE, SQUEEZES, STATIC,
+    TOUCHED, TOUCH_EPSILON, TRIGGER, VEL_X, _max, _min, _move, _now,
 )
 
 __all__ = ["crush"]

@@ -18,12 +18,12 @@ from typing import Any
 from .cells import _candidates
 from .jit import helper as _helper
 from .jit import kernel as _kernel
-from .push import _holds, _move, _now
+from .push import _holds
 from .settle import _permits, _settle
 from .shapes import sweep
 from .table import (
     CELL_SIZE, CONTACTS, FLAGS, FRAME_X, FRAME_Y, GROUND_SNAP, PHYSICS, POS_X, POS_Y, REST_SPEED, SHAPE, STAMP,
-    STATIC, TOUCHED, TRIGGER, UP_X, UP_Y, VEL_X, VEL_Y, _union,
+    STATIC, TOUCHED, TRIGGER, UP_X, UP_Y, VEL_X, VEL_Y, _move, _now, _union,
 )
 
 __all__ = ["DIAGONAL", "snap_to_ground"]

@@ -25,12 +25,12 @@ from typing import Any
 
 from .jit import helper as _helper
 from .table import (
-    CONTACTS, ELASTICITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, ONE_WAY_TOLERANCE, OVERFLOW,
-    PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES, RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES,
-    STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X, UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at,
-    _max, _min,
+    CONTACTS, ELASTICITY, ENTITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, MOVED,
+    ONE_WAY_TOLERANCE, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES,
+    RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES, STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X,
+    UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at, _max, _min, _now,
 )
-from .shapes import contact_point
+from .shapes import contact_point, overlap
 from .cells import _slot
 
 __all__ = []
@@ -249,6 +249,36 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
     if physics_b and inverse_b:
         body[b, VEL_X], body[b, VEL_Y] = body[b, VEL_X] + cbx, body[b, VEL_Y] + cby
         ints[b, FLAGS] |= TOUCHED
+
+
+@_helper
+def _overlap_now(body: Any, ints: Any, ties: Any, a: int, b: int,
+                 tied: bool) -> tuple[bool, float, float, float, float, float]:
+    """How row a penetrates row b now (shapes.overlap), with the pair's tie direction or,
+    unless ``tied``, the default one (0, 1)."""
+    tie_x, tie_y = 0.0, 1.0
+    if tied:
+        tie = ties[(ints[a, ENTITY] * 40503 + ints[b, ENTITY] * 9973) % 256]
+        tie_x, tie_y = tie[0], tie[1]
+    return overlap(_now(body, a), ints[a, SHAPE], _box_at(body, a, 0.0), _now(body, b), ints[b, SHAPE],
+                   _box_at(body, b, 0.0), tie_x, tie_y)
+
+
+@_helper
+def _push_share(body: Any, ints: Any, a: int, b: int, held_a: bool, held_b: bool) -> float:
+    """Fraction (0..1) of a push that moves a; the rest moves b. A held body (STATIC or
+    pinned) never moves; otherwise the body that moved this step takes the whole push (a body
+    at rest is not displaced in the step it is hit); when both or neither moved, inverse mass
+    decides."""
+    if held_a != held_b:
+        return 0.0 if held_a else 1.0
+    if held_a:  # both hold: move whichever is not STATIC (push_apart crushes instead)
+        return 0.0 if ints[a, FLAGS] & STATIC else 1.0
+    moved_a, moved_b = bool(ints[a, FLAGS] & MOVED), bool(ints[b, FLAGS] & MOVED)
+    if moved_a != moved_b:
+        return 1.0 if moved_a else 0.0
+    total = body[a, INV_MASS] + body[b, INV_MASS]
+    return 0.5 if total == 0.0 else body[a, INV_MASS] / total
 
 
 @_helper

@@ -134,6 +134,20 @@ def _box_at(body: Any, row: int, time: float) -> tuple[float, float, float, floa
             body[row, WIDTH], body[row, HEIGHT])
 
 
+@_helper
+def _now(body: Any, row: int) -> tuple[float, float, float, float]:
+    """The row's box (px) where it is now (Body.box)."""
+    return (body[row, POS_X] + body[row, OFFSET_X], body[row, POS_Y] + body[row, OFFSET_Y], body[row, WIDTH],
+            body[row, HEIGHT])
+
+
+@_helper
+def _move(body: Any, ints: Any, row: int, x: float, y: float) -> None:
+    """Put the row's position at (x, y) px."""
+    body[row, POS_X], body[row, POS_Y] = x, y
+    ints[row, FLAGS] |= PLACED
+
+
 # Union of two AABBs (systems.physics._shapes.geometry.union_box).
 @_helper
 def _union(a: Any, b: Any) -> tuple[float, float, float, float]:
