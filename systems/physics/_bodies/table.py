@@ -12,8 +12,8 @@ struct "designed for scatter-gather" for the same reason).
 it whenever its bodies are rebuilt (an entity or a component added or
 removed), so it always lists the colliders of the step. Collision reads
 where its movers are (``read_geometry``: the grid's swept bounds come from
-it, and the boxes of the bodies it makes); ``read_arrays`` reads every body
-for the sweeps, taking the rows Collision read from its ``Geometry``. The
+it, and the boxes of the bodies it makes); ``read_arrays`` reads bodies for
+the compiled core, taking their geometry where Collision read it already. The
 float operations are those of ``read`` and ``refresh`` (``systems.physics._stages.found``),
 so the arrays agree with the bodies bit for bit.
 """
@@ -89,7 +89,7 @@ def read_geometry(transforms: list[Transform], colliders: list[Collider]) -> Geo
 
 @dataclass(frozen=True, slots=True)
 class Arrays:
-    """One step's bodies as arrays, a row per body in entity order: the
+    """Some of one step's bodies as arrays, a row each, in entity order: the
     position at the start of the step and now, the collider's offset and
     size (px, each (n, 2)); velocity (px/s, (n, 2), 0 without Physics),
     inverse mass (0 for STATICs and bodies without Physics), elasticity and
@@ -121,52 +121,31 @@ def _vectors(vectors: list[Vector2]) -> np.ndarray:
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
 
-def read_arrays(columns: Columns, movers: tuple[np.ndarray, Geometry] | None = None,
-                level: tuple[np.ndarray, Geometry] | None = None) -> Arrays:
-    """Read every body's components (``Arrays``), taking the geometry of
-    the rows of ``movers`` and of ``level`` from their Geometry (row i of
-    one is body ``rows[i]``): the movers' as read this step, and level
-    geometry's (STATIC colliders without Physics) as last read; the other
-    rows are read now. TRIGGERs count as bodies without Physics would (no
-    inverse mass)."""
-    n = len(columns.transforms)
-    geometry = _merge(columns, [part for part in (movers, level) if part is not None])
-    moving, colliders = columns.moving, columns.colliders
-    movers_physics = [body for body in columns.physics if body is not None]  # in the order of ``moving``
+def read_arrays(columns: Columns, rows: np.ndarray, geometry: Geometry | None = None) -> Arrays:
+    """Read the bodies of ``rows`` (of ``columns``, ascending) from their components at once
+    (``Arrays``, row i being body ``rows[i]``), taking their geometry from ``geometry`` when it
+    was read already this step; TRIGGERs count as bodies without Physics would (no inverse
+    mass)."""
+    listed = rows.tolist()
+    colliders = [columns.colliders[row] for row in listed]
+    if geometry is None:
+        geometry = read_geometry([columns.transforms[row] for row in listed], colliders)
+    physics = [columns.physics[row] for row in listed]
+    moving = np.array([i for i, body in enumerate(physics) if body is not None], np.int64)
+    movers = [body for body in physics if body is not None]  # in the order of ``moving``
+    n = len(listed)
     velocity, elasticity, friction = np.zeros((n, 2)), np.zeros(n), np.zeros(n)
-    inverse_mass, physics = np.zeros(n), np.zeros(n, bool)
-    static = np.ones(n, bool)  # level geometry's rows: STATIC
-    others = np.arange(n) if level is None else np.delete(np.arange(n), level[0])
-    static[others] = [colliders[row].type is _STATIC for row in others.tolist()]
-    if movers_physics:
-        velocity[moving] = _vectors(list(map(_VELOCITY, movers_physics)))
-        elasticity[moving] = [body.elasticity for body in movers_physics]
-        friction[moving] = [body.friction for body in movers_physics]
-        physics[moving] = True
+    inverse_mass, has_physics = np.zeros(n), np.zeros(n, bool)
+    types = [collider.type for collider in colliders]
+    static = np.array([kind is _STATIC for kind in types], bool).reshape(n)
+    if movers:
+        velocity[moving] = _vectors(list(map(_VELOCITY, movers)))
+        elasticity[moving] = [body.elasticity for body in movers]
+        friction[moving] = [body.friction for body in movers]
+        has_physics[moving] = True
         # read: 1/mass, but 0 for a STATIC or a TRIGGER
-        mass = np.array([body.mass for body in movers_physics])
-        solid = np.array([colliders[row].type is _SOLID for row in moving.tolist()], bool)
+        mass = np.array([body.mass for body in movers])
+        solid = np.array([types[i] is _SOLID for i in moving.tolist()], bool)
         inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)
     return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, inverse_mass,
-                  elasticity, friction, static, physics, geometry.moved())
-
-
-def _merge(columns: Columns, parts: list[tuple[np.ndarray, Geometry]]) -> Geometry:
-    """Every body's geometry: each part's Geometry for its rows, read now for the others."""
-    n = len(columns.transforms)
-    if len(parts) == 1 and len(parts[0][0]) == n:  # (the rows of every body, in order)
-        return parts[0][1]
-    unknown = np.ones(n, bool)
-    for rows, _ in parts:
-        unknown[rows] = False
-    rest = np.flatnonzero(unknown)
-    if len(rest):
-        parts = [*parts, (rest, read_geometry([columns.transforms[row] for row in rest.tolist()],
-                                              [columns.colliders[row] for row in rest.tolist()]))]
-    fields = []
-    for name in ("start", "now", "offset", "size"):
-        merged = np.empty((n, 2))
-        for rows, known in parts:
-            merged[rows] = getattr(known, name)
-        fields.append(merged)
-    return Geometry(*fields)
+                  elasticity, friction, static, has_physics, geometry.moved())

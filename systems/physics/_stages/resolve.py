@@ -36,7 +36,7 @@ from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
 from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
-from systems.physics._bodies.table import entity_pairs, read_arrays
+from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
 from systems.physics._bodies.kinds import SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES
 from systems.physics._bodies.body import Body
@@ -93,6 +93,7 @@ class Resolver:
         self.kernels: Kernels | None = None
         self._buffers: tuple[Any, ...] | None = None
         self._level: tuple[LevelRead, np.ndarray] | None = None
+        self._tables = _Tables()
         self._warned = False
 
     def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
@@ -110,7 +111,8 @@ class Resolver:
         with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
             verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
             parameters = _parameters(step, self.max_subdivisions, sweeps)
-            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity), bool(memory.grounded))
+            tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),
+                                        bool(memory.grounded))
             squeezes = _squeezes(collision, memory.squeezes)
             grounded = _grounded(collision, memory.grounded)
         kernels = self.kernels or background.kernels()
@@ -138,8 +140,8 @@ class Resolver:
                 verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
             else:
                 break
-            tables = _gather(collision, self._level[1], step.riders, bool(step.gravity),  # (the run changed them)
-                             bool(memory.grounded))
+            tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),  # (run: changed)
+                                        bool(memory.grounded))
         self._buffers = buffers
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step)
@@ -224,21 +226,69 @@ def ask_filters(collision: Found, state: Resolution) -> np.ndarray:
     return np.column_stack((rows, np.array(verdicts, np.int64))).astype(np.int64)
 
 
-def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body], pulled: bool,
-            snapping: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The step's bodies (in entity order) read from their components at
-    once, level geometry's taken as last read (``collision.resting``, and
-    ``level_codes``, ``_codes`` of its colliders), and the kernel's float
-    and int tables of them at the start of the step (``riders``: the
-    bodies carried this step; ``pulled``: whether gravity pulls; ``snapping``:
-    whether a body was grounded last step, so ground snapping reads its reach)."""
-    level = collision.resting
-    body = read_arrays(collision.columns, collision.geometry_read(), (level.rows, level.geometry))
-    n = body.start.shape[0]
-    table = t.aligned_table(n, t.FLOAT_COLUMNS)
-    ints = t.aligned_table(n, t.INT_COLUMNS, np.int64)
-    table[:, t.FILED_X:t.FILED_H + 1] = collision.filed_boxes()
-    # Body.before, the path's origin and motion, with the Python stages' float operations.
+class _Tables:
+    """The kernels' body tables (one row per body, in entity order), kept from step to step: a
+    template holding level geometry's rows and every row's columns that don't change, made
+    when the colliders or level geometry are read anew, and the tables a run works on, which
+    each step starts as a copy of the template with the other bodies' rows read in. Level
+    geometry thus costs a copy a step, not a read."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, object] | None = None
+        self._template = (t.aligned_table(0, t.FLOAT_COLUMNS), t.aligned_table(0, t.INT_COLUMNS, np.int64))
+        self._tables = self._template
+        self._movers = np.zeros(0, np.int64)
+
+    def start(self, collision: Found, level_codes: np.ndarray, riders: list[Body], pulled: bool,
+              snapping: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The tables at the start of the step: level geometry as last read (``level_codes``,
+        ``_codes`` of its colliders), the rest read from the components (``riders``: the bodies
+        carried this step; ``pulled``: whether gravity pulls; ``snapping``: whether a body
+        was grounded last step, so ground snapping reads its reach)."""
+        columns, level = collision.columns, collision.resting
+        if self._key is None or self._key[0] is not columns or self._key[1] is not level:
+            self._make(collision, level_codes)
+        table, ints = self._tables
+        np.copyto(table, self._template[0])
+        np.copyto(ints, self._template[1])
+        movers = self._movers
+        read_rows, read = collision.geometry_read()
+        known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
+        arrays = read_arrays(columns, movers, known)
+        codes = _codes([columns.colliders[row] for row in movers.tolist()], collision)
+        table[movers], ints[movers] = _rows(arrays, codes, columns.entities[movers], collision.filed_boxes()[movers])
+        physics = [body for body in columns.physics if body]  # (in the order of ``moving``)
+        if pulled:
+            table[columns.moving, t.GRAVITY_SCALE] = [body.gravity_scale for body in physics]
+        if snapping:
+            table[columns.moving, t.GROUND_SNAP] = [body.ground_snap for body in physics]
+        for rider in riders:
+            table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
+        return table, ints
+
+    def _make(self, collision: Found, level_codes: np.ndarray) -> None:
+        """The template and working tables for the colliders and level geometry as read now."""
+        columns, level = collision.columns, collision.resting
+        n = len(columns.transforms)
+        template = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
+        arrays = read_arrays(columns, level.rows, level.geometry)
+        template[0][level.rows], template[1][level.rows] = _rows(arrays, level_codes, columns.entities[level.rows],
+                                                               level.filed)
+        self._template, self._key = template, (columns, level)
+        self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
+        self._movers = np.delete(np.arange(n), level.rows)
+
+
+def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' table rows (float and int) of the bodies read as ``body``, with their
+    ``codes`` (``_codes``), ``entities`` and ``filed`` boxes (px), as a run starts them: the
+    box at the start of the step, the path's origin and motion, with the float operations of
+    ``Body``; gravity's scale, ground snapping's reach and a rider's carry are left to
+    ``_Tables.start``."""
+    m = len(entities)
+    table = np.zeros((m, t.FLOAT_COLUMNS))
+    ints = np.zeros((m, t.INT_COLUMNS), np.int64)
+    table[:, t.FILED_X:t.FILED_H + 1] = filed
     table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
     table[:, t.WIDTH:t.HEIGHT + 1] = body.size
     table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
@@ -249,24 +299,13 @@ def _gather(collision: Found, level_codes: np.ndarray, riders: list[Body], pulle
     table[:, t.ELASTICITY] = body.elasticity
     table[:, t.FRICTION] = body.friction
     table[:, t.POS_X:t.POS_Y + 1] = body.now
-    codes = np.empty((n, len(_DEFAULT_CODES)), np.int64)
-    codes[level.rows] = level_codes
-    others = np.delete(np.arange(n), level.rows)
-    codes[others] = _codes([collision.columns.colliders[row] for row in others.tolist()], collision)
     ints[:, t.FLAGS] = (t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
                         + t.NOT_BOX * (codes[:, _SHAPE] != BOX) + t.TRIGGER * codes[:, _TRIGGER_CODE])
     ints[:, t.SHAPE], ints[:, t.SIDES] = codes[:, _SHAPE], codes[:, _SIDES]
     ints[:, t.CATEGORY], ints[:, t.MASK] = codes[:, _CATEGORY], codes[:, _MASK]
-    movers = [physics for physics in collision.columns.physics if physics]  # (in the order of ``moving``)
-    if pulled:
-        table[collision.columns.moving, t.GRAVITY_SCALE] = [physics.gravity_scale for physics in movers]
-    if snapping:
-        table[collision.columns.moving, t.GROUND_SNAP] = [physics.ground_snap for physics in movers]
-    for rider in riders:
-        table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
     ints[:, t.BOUNDS_VERSION] = -1
     ints[:, t.PINNER:t.RIDE + 1] = -1
-    ints[:, t.ENTITY] = collision.columns.entities
+    ints[:, t.ENTITY] = entities
     ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
     return table, ints
 
