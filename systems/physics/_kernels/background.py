@@ -1,7 +1,7 @@
 """Which copy of the kernels the stages run: never a frozen first run.
 
-numba compiles the kernels the first time they are called (about 45 s on a
-2-core machine) and caches the machine code on disk (``jit``); later runs
+numba compiles the kernels the first time they are called (about a minute
+on a 2-core machine, split between two processes) and caches the machine code on disk (``jit``); later runs
 load it in a fraction of a second. The stages ask ``kernels()`` before each
 piece of work for the copy to run (``plain.Kernels``): the compiled one once
 it is ready, until then the same source as plain Python (``plain.plain``),
@@ -136,14 +136,10 @@ def start() -> None:
     if cached():
         _state = _State.READY
         return
-    root = Path(__file__).resolve().parents[3]  # the folder holding the ``systems`` package
-    env = {**os.environ, "ECS_ARCADE_JIT": "1",
-           "PYTHONPATH": os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))}
     _errors = tempfile.TemporaryFile()
     _began = time.perf_counter()
     try:
-        _process = subprocess.Popen([sys.executable, "-m", __name__], cwd=root, env=env, stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=_errors)
+        _process = _compiler([], _errors)
     except (OSError, ValueError) as error:  # no interpreter to start (an embedded Python): as without a Game
         _log.warning("ecs_arcade: could not start a process to compile the physics kernels (%s); the first "
                      "physics step compiles them", jit._one_line(error))
@@ -151,7 +147,7 @@ def start() -> None:
     _state = _State.COMPILING
     _prepare()
     plain()  # loaded now, before the first frame
-    _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about 45 s on "
+    _log.warning("ecs_arcade: compiling the physics kernels in the background (first run only, about a minute on "
                  "2 cores); the game runs meanwhile, on the same physics in Python")
 
 
@@ -190,9 +186,9 @@ def compile_here() -> None:
     began = time.perf_counter()
     cold = not cached()
     if cold:
-        _log.warning("ecs_arcade: compiling the physics kernels (first run only, about 45 s on 2 cores); the "
+        _log.warning("ecs_arcade: compiling the physics kernels (first run only, about a minute on 2 cores); the "
                      "physics waits for them")
-    _load()
+    _compile_all()
     _state = _State.READY
     if cold:
         _log.warning("ecs_arcade: the physics kernels are compiled (%.1f s)", time.perf_counter() - began)
@@ -249,10 +245,47 @@ def _prepare() -> None:
         kernel.targetctx.refresh()
 
 
-def _load() -> None:
-    """Compile every entry point here, or load it from the cache."""
+def _load(part: int | None = None) -> None:
+    """Compile every entry point here, or load it from the cache; or only
+    those of ``part`` (``_PARTS``)."""
     for kernel, signature in entry_points():
-        kernel.compile(signature)
+        if part is None or (kernel.py_func.__name__ in _PARTS[0]) == (part == 0):
+            kernel.compile(signature)
+
+
+#: The entry points a cold compile splits between two processes: the sweep
+#: kernel (about half the work), and the others. Each process compiles the
+#: helpers its part calls; numba's cache takes the files of several
+#: processes (each writes a temporary file and renames it).
+_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "push_out", "crush", "snap_to_ground"))
+
+
+def _compile_all() -> None:
+    """Compile every entry point into the cache and load it, the first part
+    in a process of its own when the machine has two cores or more (the
+    compile takes half as long), the rest here; whatever that process
+    failed to cache is compiled here after."""
+    helper = None
+    if (os.cpu_count() or 1) > 1:
+        try:
+            helper = _compiler(["--part", "0"], subprocess.DEVNULL)
+        except (OSError, ValueError):  # no interpreter to start: all of it here
+            pass
+    _load(1 if helper is not None else None)
+    if helper is not None:
+        helper.wait()
+        _load()
+
+
+def _compiler(arguments: list[str], errors: IO[bytes] | int) -> subprocess.Popen[bytes]:
+    """A process of this interpreter compiling kernels into the cache
+    (``python -m systems.physics._kernels.background``, with ``arguments``),
+    its error output to ``errors``."""
+    root = Path(__file__).resolve().parents[3]  # the folder holding the ``systems`` package
+    env = {**os.environ, "ECS_ARCADE_JIT": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))}
+    return subprocess.Popen([sys.executable, "-m", __name__, *arguments], cwd=root, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
 
 
 def _last_line(stream: IO[bytes] | None) -> str:
@@ -265,4 +298,7 @@ def _last_line(stream: IO[bytes] | None) -> str:
 
 
 if __name__ == "__main__":
-    _load()
+    if sys.argv[1:] == ["--part", "0"]:
+        _load(0)
+    else:
+        _compile_all()

@@ -297,3 +297,13 @@ def test_a_window_shows_a_line_while_the_kernels_compile_and_not_after(state: No
         game.run(frames=1)  # the switch: the kernels are loaded
         assert pygame.image.tobytes(corner(game), "RGB") == quiet
     game.close()
+
+
+def test_a_cold_compile_splits_the_entry_points_between_two_processes() -> None:
+    # Each entry point is compiled by one of the two processes (the sweep kernel, about half the
+    # work, apart): none twice, none left for the end.
+    names = {kernel.py_func.__name__ for kernel, _ in background.entry_points()} if jit.COMPILED else None
+    first, second = map(set, background._PARTS)
+    assert first and second and not first & second
+    if names is not None:
+        assert first | second == names
