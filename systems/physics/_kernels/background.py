@@ -31,8 +31,8 @@ benchmarks), the first ``kernels()`` that finds the cache cold compiles
 every kernel in this process, with a line before and after: the compiled
 kernels run from the first step, as they always did.
 
-Run as a program (``python -m systems.physics._kernels.background``) it
-compiles every kernel into the cache: what the background process does.
+``python -m systems.physics._kernels`` compiles every kernel into the cache:
+what the background process does.
 """
 
 from __future__ import annotations
@@ -279,12 +279,12 @@ def _compile_all() -> None:
 
 def _compiler(arguments: list[str], errors: IO[bytes] | int) -> subprocess.Popen[bytes]:
     """A process of this interpreter compiling kernels into the cache
-    (``python -m systems.physics._kernels.background``, with ``arguments``),
-    its error output to ``errors``."""
+    (``python -m systems.physics._kernels``, with ``arguments``), its error
+    output to ``errors``."""
     root = Path(__file__).resolve().parents[3]  # the folder holding the ``systems`` package
     env = {**os.environ, "ECS_ARCADE_JIT": "1",
            "PYTHONPATH": os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH"))))}
-    return subprocess.Popen([sys.executable, "-m", __name__, *arguments], cwd=root, env=env,
+    return subprocess.Popen([sys.executable, "-m", "systems.physics._kernels", *arguments], cwd=root, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
 
 
@@ -296,9 +296,3 @@ def _last_line(stream: IO[bytes] | None) -> str:
     lines = [line.strip() for line in stream.read().decode(errors="replace").splitlines() if line.strip()]
     return lines[-1] if lines else "no message"
 
-
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--part", "0"]:
-        _load(0)
-    else:
-        _compile_all()

@@ -226,7 +226,7 @@ def test_start_on_a_cold_cache_compiles_in_a_process_of_its_own_and_says_so(
     with caplog.at_level(logging.WARNING, logger="ecs_arcade"):
         background.start()
         background.start()  # once per process
-    assert started == [[sys.executable, "-m", "systems.physics._kernels.background"]]
+    assert started == [[sys.executable, "-m", "systems.physics._kernels"]]
     assert background.compiling() and background.kernels() is plain()
     lines = [record.getMessage() for record in caplog.records if record.name == "ecs_arcade"]
     assert len(lines) == 1 and "in the background" in lines[0]
