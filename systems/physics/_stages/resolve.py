@@ -230,14 +230,16 @@ class _Tables:
     """The kernels' body tables (one row per body, in entity order), kept from step to step: a
     template holding level geometry's rows and every row's columns that don't change, made
     when the colliders or level geometry are read anew, and the tables a run works on, which
-    each step starts as a copy of the template with the other bodies' rows read in. Level
-    geometry thus costs a copy a step, not a read."""
+    each step starts as the template with the other bodies' rows read in. Level geometry thus
+    costs a copy a step, not a read; where the other bodies' rows are one run of rows (level
+    geometry made first, or none), they are read straight into the tables."""
 
     def __init__(self) -> None:
         self._key: tuple[object, object] | None = None
         self._template = (t.aligned_table(0, t.FLOAT_COLUMNS), t.aligned_table(0, t.INT_COLUMNS, np.int64))
         self._tables = self._template
         self._movers = np.zeros(0, np.int64)
+        self._run: slice | None = None  # the movers' rows when they are one run of rows
 
     def start(self, collision: Found, level_codes: np.ndarray, riders: list[Body], pulled: bool,
               snapping: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -249,14 +251,22 @@ class _Tables:
         if self._key is None or self._key[0] is not columns or self._key[1] is not level:
             self._make(collision, level_codes)
         table, ints = self._tables
-        np.copyto(table, self._template[0])
-        np.copyto(ints, self._template[1])
-        movers = self._movers
+        movers, run = self._movers, self._run
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
         arrays = read_arrays(columns, movers, known)
         codes = _codes([columns.colliders[row] for row in movers.tolist()], collision)
-        table[movers], ints[movers] = _rows(arrays, codes, columns.entities[movers], collision.filed_boxes()[movers])
+        filed = collision.filed_boxes()[movers]
+        if run is not None:  # level geometry's rows from the template, the movers' read in place
+            for rows in (slice(0, run.start), slice(run.stop, len(table))):
+                table[rows], ints[rows] = self._template[0][rows], self._template[1][rows]
+            _rows(arrays, codes, columns.entities[run], filed, (table[run], ints[run]))
+        else:
+            np.copyto(table, self._template[0])
+            np.copyto(ints, self._template[1])
+            block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
+            _rows(arrays, codes, columns.entities[movers], filed, block)
+            table[movers], ints[movers] = block
         physics = [body for body in columns.physics if body]  # (in the order of ``moving``)
         if pulled:
             table[columns.moving, t.GRAVITY_SCALE] = [body.gravity_scale for body in physics]
@@ -272,22 +282,26 @@ class _Tables:
         n = len(columns.transforms)
         template = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         arrays = read_arrays(columns, level.rows, level.geometry)
-        template[0][level.rows], template[1][level.rows] = _rows(arrays, level_codes, columns.entities[level.rows],
-                                                               level.filed)
+        block = (np.empty((len(level.rows), t.FLOAT_COLUMNS)), np.empty((len(level.rows), t.INT_COLUMNS), np.int64))
+        _rows(arrays, level_codes, columns.entities[level.rows], level.filed, block)
+        template[0][level.rows], template[1][level.rows] = block
         self._template, self._key = template, (columns, level)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
-        self._movers = np.delete(np.arange(n), level.rows)
+        self._movers = movers = np.delete(np.arange(n), level.rows)
+        one_run = len(movers) and movers[-1] - movers[0] + 1 == len(movers)
+        self._run = slice(int(movers[0]), int(movers[-1]) + 1) if one_run else None
 
 
-def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The kernels' table rows (float and int) of the bodies read as ``body``, with their
-    ``codes`` (``_codes``), ``entities`` and ``filed`` boxes (px), as a run starts them: the
-    box at the start of the step, the path's origin and motion, with the float operations of
-    ``Body``; gravity's scale, ground snapping's reach and a rider's carry are left to
-    ``_Tables.start``."""
-    m = len(entities)
-    table = np.zeros((m, t.FLOAT_COLUMNS))
-    ints = np.zeros((m, t.INT_COLUMNS), np.int64)
+def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarray,
+          out: tuple[np.ndarray, np.ndarray]) -> None:
+    """Fill ``out`` (float and int rows of the kernels' tables) with the bodies read as
+    ``body``, their ``codes`` (``_codes``), ``entities`` and ``filed`` boxes (px), as a run
+    starts them: the box at the start of the step, the path's origin and motion, with the
+    float operations of ``Body``; gravity's scale, ground snapping's reach and a rider's carry
+    are left to ``_Tables.start``."""
+    table, ints = out
+    table[:] = 0.0
+    ints[:] = 0
     table[:, t.FILED_X:t.FILED_H + 1] = filed
     table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
     table[:, t.WIDTH:t.HEIGHT + 1] = body.size
@@ -307,7 +321,6 @@ def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarr
     ints[:, t.PINNER:t.RIDE + 1] = -1
     ints[:, t.ENTITY] = entities
     ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
-    return table, ints
 
 
 # A collider's codes in the kernel's int table (``_codes``), a column each: its shape's
