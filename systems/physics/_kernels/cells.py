@@ -120,10 +120,12 @@ def _collect(body: Any, marks: Any, out: Any, count: int, stamp: int, row: int, 
 
 
 @_inlined
-def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any) -> int:
-    """Rows whose filed boxes overlap or touch ``box``, in no set order,
-    written to ``out``; returns how many (SpatialGrid.query, unsorted).
-    Walks the box's cells or the occupied ones, whichever are fewer."""
+def _visit(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any, collect: bool) -> int:
+    """Walk the filed boxes a query of ``box`` looks at (those of the cells it covers, or of
+    the occupied cells within, whichever are fewer, and every large box): with ``collect``,
+    write the rows whose filed boxes overlap or touch ``box`` to ``out``, in no set order, and
+    return how many (SpatialGrid.query, unsorted); else return how many boxes it looked at
+    (SpatialGrid.load)."""
     status[STAMP] += 1
     stamp = status[STAMP]
     cells, entries, large = grid
@@ -135,18 +137,31 @@ def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any,
                 slot = _slot(cells, cx, cy, False, status, OCCUPIED)
                 entry = cells[slot, 2] if slot >= 0 else -1
                 while entry >= 0:
-                    count = _collect(body, marks, out, count, stamp, entries[entry, 0], box)
+                    count = _collect(body, marks, out, count, stamp, entries[entry, 0], box) if collect else count + 1
                     entry = entries[entry, 1]
     else:
         for slot in range(cells.shape[0]):
             if cells[slot, 2] != EMPTY and x0 <= cells[slot, 0] <= x1 and y0 <= cells[slot, 1] <= y1:
                 entry = cells[slot, 2]
                 while entry >= 0:
-                    count = _collect(body, marks, out, count, stamp, entries[entry, 0], box)
+                    count = _collect(body, marks, out, count, stamp, entries[entry, 0], box) if collect else count + 1
                     entry = entries[entry, 1]
     for k in range(status[LARGES]):
-        count = _collect(body, marks, out, count, stamp, large[k], box)
+        count = _collect(body, marks, out, count, stamp, large[k], box) if collect else count + 1
     return count
+
+
+@_inlined
+def _query(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any) -> int:
+    """Rows whose filed boxes overlap or touch ``box``, in no set order, written to ``out``;
+    returns how many (SpatialGrid.query, unsorted)."""
+    return _visit(body, grid, status, box, size, marks, out, True)
+
+
+@_helper
+def _load(body: Any, grid: Any, status: Any, box: Any, size: float, marks: Any, out: Any) -> int:
+    """How many filed boxes a query of ``box`` would look at (SpatialGrid.load)."""
+    return _visit(body, grid, status, box, size, marks, out, False)
 
 
 # Heapsort (J. W. J. Williams, *Algorithm 232: Heapsort*): in place, so it

@@ -61,14 +61,20 @@ def _overlap_span(body: Any, ints: Any, row: int, other: int, axis: int) -> tupl
 
 
 @_helper
-def _greater(move: float, static: bool, speed: float, other_move: float, other_static: bool,
-             other_speed: float) -> bool:
-    """Whether (move, static, speed) is greater than the other, compared as tuples."""
-    if move != other_move:
-        return move > other_move
-    if static != other_static:
-        return static
-    return speed > other_speed
+def _kept(kept: tuple[float, bool, float], seen: int, entry: tuple[float, bool, float],
+          greatest: bool) -> tuple[float, bool, float]:
+    """The greatest (or least) of ``kept``, the extreme of ``seen`` entries so far, and
+    ``entry``, compared as tuples (move, STATIC, speed): the first of equals stays, as
+    Python's max and min keep it."""
+    if not seen:
+        return entry
+    if entry[0] != kept[0]:
+        return entry if (entry[0] > kept[0]) == greatest else kept
+    if entry[1] != kept[1]:
+        return entry if entry[1] == greatest else kept
+    if entry[2] != kept[2]:
+        return entry if (entry[2] > kept[2]) == greatest else kept
+    return kept
 
 
 @_helper
@@ -98,22 +104,14 @@ def _squeeze(body: Any, ints: Any, row: int, held: Any, count: int, axis: int) -
         speed = _velocity(body, ints, other)[axis]
         if (dx if axis == 0 else dy) > 0.0:  # ahead: it clears it at the span's start
             entry = (start, static, speed)
-            if not ahead or _greater(high[0], high[1], high[2], entry[0], entry[1], entry[2]):
-                high = entry
-            ahead += 1
-            if static:
-                if not ahead_statics or _greater(last[0], last[1], last[2], entry[0], entry[1], entry[2]):
-                    last = entry
-                ahead_statics += 1
+            high = _kept(high, ahead, entry, False)
+            last = _kept(last, ahead_statics, entry, False) if static else last
+            ahead, ahead_statics = ahead + 1, ahead_statics + static
         else:  # behind: it clears it at the span's end
             entry = (end, static, speed)
-            if not behind or _greater(entry[0], entry[1], entry[2], low[0], low[1], low[2]):
-                low = entry
-            behind += 1
-            if static:
-                if not behind_statics or _greater(entry[0], entry[1], entry[2], first[0], first[1], first[2]):
-                    first = entry
-                behind_statics += 1
+            low = _kept(low, behind, entry, True)
+            first = _kept(first, behind_statics, entry, True) if static else first
+            behind, behind_statics = behind + 1, behind_statics + static
     if first[0] > last[0]:
         return True, (first[0] + last[0]) / 2, first[2], last[2]
     if not behind or not ahead:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .boxes import _axis_overlap
-from .cells import _meet, _partners, _query, _slot, _span
+from .cells import _load, _meet, _partners, _query, _slot
 from .jit import helper as _helper
 from .jit import kernel as _kernel
 from .queue import _pop, _push
@@ -32,10 +32,9 @@ from .piles import relax_pile
 from .settle import _bit, _dominant, _overlap_now, _permits, _push_share, _record, _settle, _velocity
 from .shapes import _exit_distance, _is_triangle
 from .table import (
-    CELL_SIZE, CRUSHED, EMPTY, FLAGS, HEAP, LARGES, LAYERS, MAX_ITERATIONS, MET, OCCUPIED, ORIGIN_X, ORIGIN_Y,
-    OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE,
-    SLOW_DT, STATIC, SWEEPS, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _filed, _max, _min, _move,
-    _now, _within,
+    CELL_SIZE, CRUSHED, EMPTY, FLAGS, HEAP, LAYERS, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS,
+    PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
+    TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _filed, _max, _min, _move, _now, _within,
 )
 
 __all__ = ["GIVE_UP_DEPTH", "PUSHES_PER_BODY", "RETEST_BUDGET", "RETEST_FLOOR", "push_buffers", "push_out"]
@@ -348,31 +347,6 @@ def _push_apart(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a:
 # -- the queue of overlaps (push_out) ------------------------------------------------------------
 
 @_helper
-def _load(grid: Any, status: Any, box: Any, size: float) -> int:
-    """How many filed boxes a query of ``box`` would look at (SpatialGrid.load): every entry
-    of the cells it covers, and every large box."""
-    cells, entries = grid[0], grid[1]
-    x0, y0, x1, y1 = _span(box[0], box[1], box[2], box[3], size)
-    count = 0
-    if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) <= status[OCCUPIED]:
-        for cx in range(x0, x1 + 1):
-            for cy in range(y0, y1 + 1):
-                slot = _slot(cells, cx, cy, False, status, OCCUPIED)
-                entry = cells[slot, 2] if slot >= 0 else -1
-                while entry >= 0:
-                    count += 1
-                    entry = entries[entry, 1]
-    else:
-        for slot in range(cells.shape[0]):
-            if cells[slot, 2] >= 0 and x0 <= cells[slot, 0] <= x1 and y0 <= cells[slot, 1] <= y1:
-                entry = cells[slot, 2]
-                while entry >= 0:
-                    count += 1
-                    entry = entries[entry, 1]
-    return int(count + status[LARGES])
-
-
-@_helper
 def _retest(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, ties: Any, row: int, budget: int,
             size: float, marks: Any, out: Any) -> int:
     """Queue the pairs of a just pushed row with its partners that now overlap, if finding
@@ -384,7 +358,7 @@ def _retest(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
         count = _partners(links, row, out)
         cost = count
     else:
-        load = _load(grid, status, box, size)
+        load = _load(body, grid, status, box, size, marks, out)
         if load > budget:
             count = _partners(links, row, out)
             cost = count
