@@ -29,6 +29,7 @@ _BY_TIME = attrgetter("time", "a", "b")
 
 #: ``Resolution.record_swept``'s value columns.
 SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y", "trigger")
+_NO_CONTACTS = (np.zeros((0, 2), np.int64), np.zeros((0, len(SWEPT_COLUMNS))))
 
 
 class Resolution:
@@ -73,8 +74,8 @@ class Resolution:
         self.supported: dict[tuple[int, int], float] = {}
         self.crushed: set[int] = set()
         self._resolved: dict[tuple[int, int], Contact] | None = {}
-        # The contacts the core recorded, as arrays until first read (record_swept).
-        self._swept: tuple[np.ndarray, np.ndarray] | None = None
+        # The contacts the core recorded, as arrays (record_swept); made into objects when read.
+        self._swept: tuple[np.ndarray, np.ndarray] = _NO_CONTACTS
 
     def allows(self, a: int, b: int) -> bool:
         """Whether the collision filters let entities a and b collide this
@@ -99,13 +100,16 @@ class Resolution:
         """
         self._swept, self._resolved = (pairs, values), None
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The step's contacts as the core recorded them (``record_swept``'s ``pairs`` and
+        ``values``): what a pass over all of them reads without making their objects."""
+        return self._swept
+
     @property
     def resolved(self) -> dict[tuple[int, int], Contact]:
         """Every contact of the step, by pair (entity ids), in the order first recorded."""
         if self._resolved is None:
-            assert self._swept is not None
             self._resolved = dict(_swept_contacts(*self._swept))
-            self._swept = None
         return self._resolved
 
     def contacts(self) -> list[Contact]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+import numpy as np
 from pygame import Vector2
 
 from components import Touching
@@ -28,7 +29,7 @@ def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> 
     """Keep the step's contacts, grounded and crushed bodies and riders in
     ``memory``, and set the ``touching`` components (by entity)."""
     memory.keep(step.state)
-    memory.grounded = grounded_bodies(memory.contacts(), step.up) if step.up else {}
+    memory.grounded = grounded_bodies(*step.state.arrays(), step.up)
     memory.crushed = sorted(step.state.crushed)
     if memory.crushed and not memory.warned_crush:
         memory.warned_crush = True
@@ -40,21 +41,33 @@ def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> 
     step.settle_kinematic()
 
 
-def grounded_bodies(contacts: list[Contact], up: Vector2) -> dict[int, Vector2]:
-    """Entities with ground below them in ``contacts`` (a contact normal at
-    most 45° from ``up``; TRIGGER contacts don't count), each with the unit
-    normal of that ground, from it to the entity (the most upright one): the
-    next step's ground snapping starts from them."""
-    grounded: dict[int, Vector2] = {}
-    if not up:
-        return grounded
-    for contact in contacts:
-        if contact.trigger:
-            continue
-        for entity, normal in ((contact.b, contact.normal), (contact.a, -contact.normal)):
-            if normal.dot(up) >= DIAGONAL and (entity not in grounded or normal.dot(up) > grounded[entity].dot(up)):
-                grounded[entity] = normal
-    return grounded
+def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> dict[int, Vector2]:
+    """Entities with ground below them in a step's contacts (``pairs`` and ``values`` as
+    ``Resolution.arrays`` gives them; TRIGGER contacts don't count): a contact normal at most
+    45° from ``up``, each with the unit normal of that ground, from it to the entity (the most
+    upright one; of equals, the first in time order). The next step's ground snapping starts
+    from them. Worked out over the arrays: a step's contacts are made into objects only when
+    something reads them."""
+    if not up or not len(pairs):
+        return {}
+    time_order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))  # Resolution.contacts' order
+    time_order = time_order[values[time_order, 7] == 0.0]
+    # Each contact's two sides in turn: b along the normal, a against it.
+    entities = np.column_stack((pairs[time_order, 1], pairs[time_order, 0])).ravel()
+    nx, ny = values[time_order, 0], values[time_order, 1]
+    normal_x, normal_y = np.column_stack((nx, -nx)).ravel(), np.column_stack((ny, -ny)).ravel()
+    upright = 0.0 + normal_x * up.x + normal_y * up.y  # (Vector2.dot)
+    ground = np.flatnonzero(upright >= DIAGONAL)
+    if not len(ground):
+        return {}
+    # Per entity the most upright, the first of equals; kept in the order entities first stood.
+    best = ground[np.lexsort((ground, -upright[ground], entities[ground]))]
+    firsts = np.unique(entities[best], return_index=True)[1]
+    chosen = best[firsts]
+    _, seen = np.unique(entities[ground], return_index=True)  # where each entity first stood
+    by_first = np.argsort(ground[seen], kind="stable")
+    return {int(entity): Vector2(x, y) for entity, x, y in zip(
+        entities[chosen[by_first]].tolist(), normal_x[chosen[by_first]].tolist(), normal_y[chosen[by_first]].tolist())}
 
 
 def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:
