@@ -271,12 +271,19 @@ def _mark_partners(links: Any, status: Any, row: int, marks: Any) -> int:
 
 
 @_helper
-def _candidates(body: Any, ints: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float,
-                marks: Any, out: Any) -> int:
-    """Found.candidates: the row's partners while ``box`` stays
-    inside its filed box, else a grid query."""
+def _candidates_within(body: Any, ints: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float,
+                       marks: Any, out: Any, budget: int) -> tuple[int, int]:
+    """Found.candidates_within: the row's partners while ``box`` stays inside its filed box,
+    else a grid query (layers met, itself left out), written to ``out``; with a ``budget``
+    (>= 0), the partners too when the query would look at more than that many boxes. Returns
+    how many, and how many boxes were looked at."""
     if _within(box, _filed(body, row)):
-        return _partners(links, row, out)
+        count = _partners(links, row, out)
+        return count, count
+    load = _load(body, grid, status, box, size, marks, out) if budget >= 0 else 0
+    if budget >= 0 and load > budget:
+        count = _partners(links, row, out)
+        return count, count
     count = _query(body, grid, status, box, size, marks, out)
     choosy = status[LAYERS] or ints[row, FLAGS] & TRIGGER
     kept = 0
@@ -284,4 +291,12 @@ def _candidates(body: Any, ints: Any, grid: Any, links: Any, status: Any, row: i
         if out[k] != row and not (choosy and not _meet(ints, status, row, out[k])):
             out[kept] = out[k]
             kept += 1
-    return kept
+    return kept, load
+
+
+@_inlined
+def _candidates(body: Any, ints: Any, grid: Any, links: Any, status: Any, row: int, box: Any, size: float,
+                marks: Any, out: Any) -> int:
+    """Found.candidates: the row's partners while ``box`` stays inside its filed box, else a
+    grid query."""
+    return _candidates_within(body, ints, grid, links, status, row, box, size, marks, out, -1)[0]

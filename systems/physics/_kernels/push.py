@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .boxes import _axis_overlap
-from .cells import _load, _meet, _partners, _query, _slot
+from .cells import _candidates_within, _slot
 from .jit import helper as _helper
 from .jit import kernel as _kernel
 from .queue import _pop, _push
@@ -32,9 +32,9 @@ from .piles import relax_pile
 from .settle import _bit, _dominant, _overlap_now, _permits, _push_share, _record, _settle, _velocity
 from .shapes import _exit_distance, _is_triangle
 from .table import (
-    CELL_SIZE, CRUSHED, EMPTY, FLAGS, HEAP, LAYERS, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS,
-    PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
-    TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _filed, _max, _min, _move, _now, _within,
+    CELL_SIZE, CRUSHED, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED,
+    PINNER, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
+    TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _max, _min, _move, _now,
 )
 
 __all__ = ["GIVE_UP_DEPTH", "PUSHES_PER_BODY", "RETEST_BUDGET", "RETEST_FLOOR", "push_buffers", "push_out"]
@@ -353,24 +353,7 @@ def _retest(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     them costs no more than ``budget`` re-tests (Found.candidates_within: its partners while
     its box stays inside its filed box, or when a query would look at more than the budget;
     else a query); returns the budget left."""
-    box = _now(body, row)
-    if _within(box, _filed(body, row)):
-        count = _partners(links, row, out)
-        cost = count
-    else:
-        load = _load(body, grid, status, box, size, marks, out)
-        if load > budget:
-            count = _partners(links, row, out)
-            cost = count
-        else:
-            count = _query(body, grid, status, box, size, marks, out)
-            choosy = status[LAYERS] or ints[row, FLAGS] & TRIGGER
-            kept = 0
-            for k in range(count):
-                if out[k] != row and not (choosy and not _meet(ints, status, row, out[k])):
-                    out[kept] = out[k]
-                    kept += 1
-            count, cost = kept, load
+    count, cost = _candidates_within(body, ints, grid, links, status, row, _now(body, row), size, marks, out, budget)
     if cost > budget:
         return budget
     for k in range(count):
