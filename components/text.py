@@ -25,6 +25,22 @@ ANCHORS = ("topleft", "midtop", "topright", "midleft", "center", "midright",
            "bottomleft", "midbottom", "bottomright")
 
 _fonts: dict[tuple[str | None, int], pygame.font.Font] = {}
+# SDL_ttf reads glyphs from the font file as it needs them, through the file
+# it opened: a process forked after a load (a vector environment's workers)
+# shares that file's offset with its parent and siblings, and their reads
+# interleave into "Couldn't find glyph". A child loads its own, and keeps
+# the inherited ones unclosed: closing the file could move the offset under
+# the parent.
+_inherited: list[pygame.font.Font] = []
+
+
+def _forget_fonts() -> None:
+    _inherited.extend(_fonts.values())
+    _fonts.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_fonts)
 
 
 def load_font(path: str | None, size: int, field: str = "font") -> pygame.font.Font:

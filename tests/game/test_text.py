@@ -1,9 +1,14 @@
 """Text components in world and screen space; Label; fonts."""
 
+import hashlib
+import os
+from pathlib import Path
+
 import pygame
 import pytest
 
 from components import Text, Transform
+from components.text import load_font
 from ecs import Game, Label, World
 from systems.game.text import render_text
 
@@ -55,3 +60,35 @@ def test_label_draws_live_values():
 def test_bad_text_values_raise_naming_the_field(field, value):
     with pytest.raises(ValueError, match=field):
         Text(**{field: value})
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_processes_forked_after_a_font_was_loaded_draw_text_as_their_parent_does(tmp_path) -> None:
+    """Two children forked after a load (as a vector environment's workers are) each draw 2,000
+    labels at once with a font whose glyphs nobody has drawn yet; every picture equals what a font
+    of its own draws. SDL_ttf reads glyphs from the file as it needs them: children sharing the
+    parent's open file would read at each other's offsets."""
+    path = tmp_path / "face.ttf"  # a font file no other test loaded: its glyphs are read after the fork
+    path.write_bytes((Path(pygame.__file__).parent / pygame.font.get_default_font()).read_bytes())
+    load_font(str(path), 18)
+    # Characters from all over the font, so that its glyph cache keeps missing and reading the file.
+    characters = [chr(code) for code in range(0x21, 0x250) if chr(code).isprintable()]
+    labels = ["".join(characters[(index * 37 + offset * 101) % len(characters)] for offset in range(12))
+              for index in range(2000)]
+
+    def pictures(face: pygame.font.Font) -> bytes:
+        digest = hashlib.sha256()
+        for label in labels:
+            digest.update(pygame.image.tobytes(face.render(label, True, (255, 255, 255)), "RGBA"))
+        return digest.digest()
+
+    children = []
+    for _ in range(2):
+        child = os.fork()
+        if child == 0:  # pragma: no cover (runs in the child)
+            try:
+                os._exit(0 if pictures(load_font(str(path), 18)) == pictures(pygame.font.Font(path, 18)) else 2)
+            except BaseException:
+                os._exit(1)
+        children.append(child)
+    assert [os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]) for child in children] == [0, 0]
