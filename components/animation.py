@@ -108,6 +108,10 @@ def _frame(name: str, value: object) -> int:
     return value
 
 
+#: The Animator's fields that together say which frame plays: checked against each other when one is set.
+_PLACE = frozenset(("animations", "current", "frame"))
+
+
 @dataclass(slots=True)
 class Animator(Validated):
     """Plays one of its named animations on the entity's Sprite.
@@ -151,6 +155,8 @@ class Animator(Validated):
         Validated.__setattr__(self, name, value)
 
     def _agree(self, name: str, value: Any) -> None:
+        if name not in _PLACE:
+            return  # time, speed and finished do not bear on which frame plays
         animations = value if name == "animations" else getattr(self, "animations", None)
         current = value if name == "current" else getattr(self, "current", None)
         frame = value if name == "frame" else getattr(self, "frame", None)

@@ -53,9 +53,16 @@ class AnimationSystem(esper.Processor):
         for entity, (animator, sprite) in self.world.get_components(Animator, Sprite):
             animation = _playing(entity, animator)
             if not animator.finished:
-                animator.frame, animator.time, animator.finished = advance(
-                    animation, animator.frame, animator.time, dt * animator.speed)
-            sprite.image = animator.image
+                frame, animator.time, finished = advance(animation, animator.frame, animator.time,
+                                                         dt * animator.speed)
+                # Checked fields cost a check per assignment: set only what changed.
+                if frame != animator.frame:
+                    animator.frame = frame
+                if finished:
+                    animator.finished = True
+            image = animation.frames[animator.frame]
+            if sprite.image is not image:
+                sprite.image = image
 
 
 def _playing(entity: int, animator: Animator) -> Animation:
