@@ -27,7 +27,6 @@ from hypothesis import strategies as st
 from components import Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 from helpers import DT, position, velocity, wall
-from systems.physics._solver.resolution import Resolution
 
 G = 980.0  # px/s²
 VERTEX = G * DT * DT / 8  # px: how far a dropped body's parabola peaks above its drop point (0.034 px)

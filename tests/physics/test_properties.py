@@ -175,7 +175,6 @@ def test_ramps_in_the_arena_corners_keep_bodies_out_of_them_and_stay_still(conti
     # its corners (a bowl): every body ends outside every triangle (within
     # the 0.5 px touching tolerance), inside the arena, finite, and the
     # triangles never move.
-    from systems.physics._shapes.triangle import box_overlaps_triangle, circle_triangle_penetration
 
     world = World(gravity=gravity, continuous=continuous)
     walls = arena(world)

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Transform
+from components import Collider, ColliderType, Transform
 from ecs import COLLISION_PRIORITY, MOVEMENT_PRIORITY, Game, Scene, World
 from helpers import DT, box, position, velocity, wall
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from components import Collider, ColliderType, Physics, Transform
+from components import Collider, Physics, Transform
 from ecs import World
-from helpers import DT, box, kinetic_energy, momentum, position, run, velocity, wall
+from helpers import DT, box, kinetic_energy, momentum, position, velocity, wall
 from systems.physics._kernels import rows as kernel_rows
 from systems.physics._kernels import table as kernel_table
 
