@@ -111,26 +111,37 @@ def test_stepping_on_from_a_snapshot_gives_what_never_stopping_gives(continuous:
     assert run(fresh, 120) == never_stopped
 
 
-def test_a_snapshot_restored_in_another_process_steps_on_the_same(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jit", ["1", "0"], ids=["compiled", "plain"])
+@pytest.mark.parametrize("continuous", [True, False], ids=["continuous", "discrete"])
+def test_a_snapshot_restored_in_another_process_steps_on_the_same(tmp_path: Path, continuous: bool,
+                                                                   jit: str) -> None:
+    """Saved in one fresh process, loaded in another (its own hash seed), each stepping on: the
+    same floats as a third that never stopped; the kernels compiled or plain Python."""
     script = tmp_path / "scene.py"
     script.write_text(
         "import sys\n"
         f"sys.path.insert(0, {str(ROOT / 'tests' / 'world')!r})\n"
         "from test_snapshot import Score, build, run\n"
+        "from systems.physics._kernels import jit\n"
         "from pathlib import Path\n"
         "path = Path(sys.argv[2])\n"
-        "world = build()\n"
+        f"world = build(continuous={continuous})\n"
         "if sys.argv[1] == 'save':\n"
         "    run(world, 45)\n"
         "    path.write_bytes(world.snapshot(resources=[Score]))\n"
-        "else:\n"
+        "elif sys.argv[1] == 'load':\n"
         "    world.restore(path.read_bytes())\n"
-        "print(run(world, 60)[-1])\n")
-    env = {"PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "random"}
-    saved, loaded = (subprocess.run([sys.executable, str(script), mode, str(tmp_path / "world.snap")], env=env,
-                                    capture_output=True, text=True, check=True, cwd=ROOT).stdout
-                     for mode in ("save", "load"))
-    assert saved == loaded and "coins" in saved
+        "else:\n"
+        "    run(world, 45)\n"
+        "print(jit.COMPILED, run(world, 60)[-1])\n")
+    env = {"PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "random",
+           "ECS_ARCADE_JIT": jit, "HOME": str(Path.home()), "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    saved, loaded, never_stopped = (
+        subprocess.run([sys.executable, str(script), mode, str(tmp_path / "world.snap")], env=env,
+                       capture_output=True, text=True, check=True, cwd=ROOT).stdout
+        for mode in ("save", "load", "straight"))
+    assert saved == loaded == never_stopped and "coins" in saved
+    assert saved.startswith(str(jit == "1"))  # the kernels ran the way asked
 
 
 def test_new_entities_after_a_restore_get_the_ids_they_would_have_had() -> None:
