@@ -23,6 +23,13 @@ def finite_number(field: str, value: object) -> float:
     return number
 
 
+def whole_number(field: str, value: object, least: int = 0, unit: str = "") -> int:
+    """Return ``value`` if it is an int (not a bool) >= ``least``, else raise."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{field} must be an int >= {least}{unit}, got {value!r}")
+    return value
+
+
 def finite_vector(field: str, value: object) -> Vector2:
     """Return ``value`` (a pair or a Vector2) as a new Vector2 of finite numbers."""
     if isinstance(value, Vector2):

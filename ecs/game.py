@@ -41,7 +41,12 @@ class Game:
 
     ``headless`` uses SDL's dummy video and audio drivers and advances
     exactly one step per frame, so runs are reproducible (tests, servers,
-    screenshots). ``debug_key`` (F1) toggles the debug overlay; ``debug``
+    screenshots). ``screen``, a ``pygame.Surface`` of your own, is drawn
+    into instead of a window: no window opens, no events are read, and the
+    Game is headless (many Games in one process each draw into their own;
+    learning environments are made this way). ``advance`` runs one physics
+    step without drawing and ``draw`` draws the scenes as the last step left
+    them, for code that steps a Game itself. ``debug_key`` (F1) toggles the debug overlay; ``debug``
     starts it shown. ``clock`` (seconds, monotonic) can be replaced, e.g. by
     a fake in tests. ``fps`` is the frames ``run`` began in the last second
     over the real time they took; the clock runs on between calls of ``run``.
@@ -79,20 +84,26 @@ class Game:
         debug: bool = False,
         debug_key: int = pygame.K_F1,
         freeze_on_enter: bool = True,
+        screen: pygame.Surface | None = None,
     ) -> None:
         if world is not None and scene is not None:
             raise ValueError("give Game a world or a scene, not both")
         for name, flag in (("headless", headless), ("debug", debug), ("freeze_on_enter", freeze_on_enter)):
             if not isinstance(flag, bool):  # checked before a window opens
                 raise ValueError(f"{name} must be a bool, got {flag!r}")
-        if headless:
+        if screen is not None and not isinstance(screen, pygame.Surface):
+            raise ValueError(f"screen must be a pygame.Surface, got {screen!r}")
+        self._window = screen is None
+        if headless and self._window:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-        pygame.display.init()
         pygame.font.init()
-        self.headless = headless
-        self.screen = pygame.display.set_mode(size)
-        pygame.display.set_caption(title)
+        self.headless = headless or not self._window
+        if screen is None:
+            pygame.display.init()
+            screen = pygame.display.set_mode(size)
+            pygame.display.set_caption(title)
+        self.screen = screen
         self.timestep = FixedTimestep(step, max_steps_per_frame)
         self.background = background
         self.clock = clock or time.perf_counter
@@ -216,7 +227,7 @@ class Game:
         Draw systems get ``alpha`` in [0, 1] (by default the timestep's: how
         far the leftover time reaches into the next step; 1.0 draws the state
         after the last step)."""
-        for event in pygame.event.get():
+        for event in pygame.event.get() if self._window else ():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 self.running = False
             if event.type == pygame.KEYDOWN and event.key == self.debug_key:
@@ -307,7 +318,24 @@ class Game:
         timings["DebugOverlay"] = (time.perf_counter() - start) * 1000
         if self._compiling and self.show_notices:
             self._draw_notice()
-        pygame.display.flip()
+        if self._window:
+            pygame.display.flip()
+
+    def advance(self) -> None:
+        """One physics step (``step`` seconds) of the top scene, then the scene
+        changes it asked for; no events are read and nothing is drawn. The
+        top scene's ``input`` is what its caller made it (``Input.hold``)
+        and forgets its presses after the step, as in ``frame``."""
+        timings: dict[str, float] = {}
+        if self.scenes:
+            self._step(timings)
+        self.frame_timings = timings
+
+    def draw(self, alpha: float = 1.0) -> None:
+        """Draw the scenes into ``screen`` (and show it, in a window), ``alpha``
+        in [0, 1] of the way from the step before the last to the last."""
+        if self.scenes:
+            self._draw(alpha, self.frame_timings)
 
     def _draw_notice(self) -> None:
         """The line saying the kernels compile, bottom left, on a dark band."""
@@ -374,8 +402,10 @@ class Game:
 
     def close(self) -> None:
         """Close the window (after ``run`` returns) and unfreeze what the Game
-        froze; the scenes' Worlds are left intact."""
-        pygame.display.quit()
+        froze; the scenes' Worlds are left intact. A Game drawing into a
+        ``screen`` of its own leaves the display alone."""
+        if self._window:
+            pygame.display.quit()
         if self._froze:
             gc.unfreeze()
             self._froze = False

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import pygame
 
+from components._checks import whole_number
+
 __all__ = ["SpriteSheet", "load_image"]
 
 
@@ -32,9 +34,7 @@ def load_image(path: str | os.PathLike[str]) -> pygame.Surface:
 
 
 def _pixels(name: str, value: object, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ValueError(f"{name} must be an int >= {least} (px), got {value!r}")
-    return value
+    return whole_number(name, value, least, " (px)")
 
 
 class SpriteSheet:

@@ -90,6 +90,18 @@ class Input:
         if hasattr(event, "pos"):  # events posted by scripts may leave it out
             self.mouse_position.update(event.pos)
 
+    def hold(self, keys: Iterable[int]) -> None:
+        """Make ``keys`` exactly the keys down, as pressing the ones not down
+        and releasing the others would (an agent's action, a replay, input
+        that came over the network)."""
+        keys = set(keys)
+        for key in keys:
+            if not isinstance(key, int) or isinstance(key, bool):
+                raise ValueError(f"keys must be pygame key codes (ints), got {key!r}")
+        self.just_pressed |= keys - self.held
+        self.just_released |= self.held - keys
+        self.held = keys
+
     def end_step(self) -> None:
         """Forget the presses and releases a physics step has now seen."""
         self.just_pressed.clear()

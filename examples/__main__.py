@@ -18,7 +18,10 @@ def scenes() -> list[str]:
 def main() -> None:
     print("Example scenes (run with python -m examples.<name>; add --headless --frames N --screenshot PATH without a screen):\n")
     for name in scenes():
-        doc = (importlib.import_module(f"examples.{name}").__doc__ or "").strip().splitlines()
+        try:
+            doc = (importlib.import_module(f"examples.{name}").__doc__ or "").strip().splitlines()
+        except ModuleNotFoundError as missing:  # an example of an optional extra (envs: rl)
+            doc = [f"(needs {missing.name}: pip install -e '.[ray]')"]
         print(f"  {name:<12} {doc[0] if doc else ''}")
 
 

@@ -191,9 +191,10 @@ def build(world: World, auto: bool, seed: int = 3) -> dict[str, int]:
 
     @world.on_collision_begin(between=(BULLETS, ENEMIES))
     def hit(contact: Contact) -> None:
-        for entity in (contact.a, contact.b):
-            if world.entity_exists(entity):
-                world.delete_entity(entity)
+        if not (world.entity_exists(contact.a) and world.entity_exists(contact.b)):
+            return  # another bullet got this enemy in the same step (or this bullet hit another)
+        world.delete_entity(contact.a)
+        world.delete_entity(contact.b)
         state["kills"] += 1
 
     @world.on_collision_begin(between=(SHIP, ENEMIES))

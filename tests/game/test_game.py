@@ -219,3 +219,28 @@ def test_a_game_flag_that_is_not_a_bool_is_refused_naming_it(name):
     flags = {"headless": True, name: 1}
     with pytest.raises(ValueError, match=f"^{name} must be a bool"):
         Game(**flags)
+
+
+def test_games_drawing_into_screens_of_their_own_open_no_window_and_keep_their_own_pictures():
+    pygame.display.quit()
+    worlds = [World(gravity=(0, 900.0)) for _ in range(2)]
+    screens = [pygame.Surface((40, 30)), pygame.Surface((64, 48))]
+    games = [Game(world, screen=screen, freeze_on_enter=False) for world, screen in zip(worlds, screens)]
+    for world, colour in zip(worlds, ((255, 0, 0), (0, 0, 255))):
+        world.create_entity(Transform((0, 0)), Physics(), Sprite(colour, size=(8, 8)))
+    for _ in range(3):
+        for game in games:
+            game.advance()  # one step each, nothing drawn yet
+    assert [game.steps for game in games] == [3, 3] and screens[0].get_at((2, 2)) != (255, 0, 0, 255)
+    for game, colour in zip(games, ((255, 0, 0), (0, 0, 255))):
+        game.draw()
+        fallen = 900.0 * STEP * STEP * 3 * 4 / 2  # semi-implicit Euler after 3 steps: g·dt²·n(n+1)/2
+        assert game.screen.get_at((2, int(fallen) + 2))[:3] == colour and game.headless
+    assert not pygame.display.get_init() and screens[1].get_size() == (64, 48)
+    for game in games:
+        game.close()
+
+
+def test_a_screen_that_is_not_a_surface_is_refused():
+    with pytest.raises(ValueError, match="screen must be a pygame.Surface"):
+        Game(World(), screen=(40, 30))

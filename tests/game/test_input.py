@@ -1,6 +1,7 @@
 """Input: presses and releases last until a step; the mouse in world px."""
 
 import pygame
+import pytest
 from pygame import Vector2
 
 from ecs import Camera, Game, Input, World
@@ -47,3 +48,15 @@ def test_reset_keeps_only_what_is_down_now():
         keys.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
     keys.reset(held=[pygame.K_SPACE])
     assert keys.held == {pygame.K_SPACE} and not keys.just_pressed
+
+
+def test_hold_presses_what_was_up_and_releases_what_is_left_out():
+    keys = Input()
+    keys.hold([pygame.K_a, pygame.K_b])
+    assert keys.held == keys.just_pressed == {pygame.K_a, pygame.K_b} and not keys.just_released
+    keys.end_step()
+    keys.hold([pygame.K_b, pygame.K_c])
+    assert (keys.held, keys.just_pressed, keys.just_released) == ({pygame.K_b, pygame.K_c}, {pygame.K_c},
+                                                                  {pygame.K_a})
+    with pytest.raises(ValueError, match="pygame key codes"):
+        keys.hold(["a"])

@@ -88,3 +88,35 @@ def test_floor_table_prints_every_pass_and_their_sums(capsys):
     passes = cells[3:3 + len(PASSES)]
     assert all(ms >= 0 for ms in passes) and passes[0] > 0  # moving 60 bodies takes some time
     assert cells[-2] == pytest.approx(sum(passes), abs=0.02)  # the printed sum of every pass (2 decimals each)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
+def test_batched_benchmark_puts_copies_a_gap_apart_and_prints_a_row_per_scene_and_count(capsys):
+    from benchmarks.batched import GAP, main as batched_main, side_by_side
+    from benchmarks.scenes import shooter
+    layout = shooter(10)
+    three = side_by_side(layout, 3)
+    assert len(three.movers) == 3 * len(layout.movers) and len(three.pieces) == 3 * len(layout.pieces)
+    assert [m.box[0] - layout.movers[0].box[0] for m in three.movers[::len(layout.movers)]] == [0, GAP, 2 * GAP]
+    batched_main(["--copies", "1", "2", "--bodies", "10", "--steps", "2"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| platformer", "| shooter"))]
+    assert len(rows) == 4
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pymunk") is None or importlib.util.find_spec("gymnasium") is None,
+                    reason="pymunk is in the bench extra, gymnasium in the rl extra")
+def test_snapshot_benchmark_prints_both_scenes(capsys):
+    from benchmarks.snapshots import main as snapshots_main
+    snapshots_main(["--rounds", "1"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| adventure level")
+            or line.startswith("| 2,000 crates")]
+    assert len(rows) == 2
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pettingzoo") is None or importlib.util.find_spec("gymnasium") is None,
+                    reason="PettingZoo is in the bench extra, gymnasium in the rl extra")
+def test_environment_benchmark_prints_a_row_per_environment_without_ray(capsys):
+    from benchmarks.envs import CONFIGS, main as envs_main
+    envs_main(["--no-ray", "--steps", "3", "--rounds", "1"])
+    table = capsys.readouterr().out.split("| environment |")[1]
+    assert [line.split(" | ")[0].lstrip("| ") for line in table.splitlines()[2:]] == [label for label, _, _ in CONFIGS]

@@ -10,7 +10,8 @@ import pytest
 from examples.__main__ import scenes
 
 
-@pytest.mark.parametrize("name", scenes())
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.ray) if name == "rollouts" else name
+                                  for name in scenes()])
 def test_example_runs_headless_and_draws_a_scene(name, tmp_path):
     module = importlib.import_module(f"examples.{name}")
     doc = module.__doc__ or ""

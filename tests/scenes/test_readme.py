@@ -90,3 +90,17 @@ def test_readme_example_type_checks(tmp_path):
                                        "[mypy-pytmx.*]\nignore_missing_imports = True\n")
     report, errors, status = api.run(["--config-file", str(tmp_path / "mypy.ini"), str(tmp_path / "game.py")])
     assert status == 0, report + errors
+
+
+def test_readme_learning_environment_runs_the_box_to_the_coin():
+    pytest.importorskip("gymnasium")
+    section = README.read_text().split("## Learning environments", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.S)[0]  # (the RLlib lines are not run)
+    out = io.StringIO()
+    scope: dict = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), scope)
+    # reset(seed=7) puts the coin at 100 + 7 = 107; at 120 px/s the box, from x = 20, goes 2 px a
+    # step and is within 4 px of it once 20 + 2·n > 103: n = 42, in the action holding steps 41-44.
+    assert out.getvalue().split() == ["42", "physics", "steps"]
+    assert scope["reward"] == pytest.approx((107 - 100) / 100 - (107 - 104) / 100)  # steps 41-42: x 100 -> 104
