@@ -13,8 +13,9 @@ from components.sprite import Sprite, TileChunks
 from components.text import Text
 from components.touching import Touching
 from components.transform import Transform
+from components.tween import Tween, Tweens
 
 __all__ = [
     "ALL", "Animation", "Animator", "Collider", "ColliderType", "Physics", "Shape", "Side", "Sprite", "Text",
-    "TileChunks", "Touching", "Transform",
+    "TileChunks", "Touching", "Transform", "Tween", "Tweens",
 ]

@@ -30,6 +30,7 @@ from systems.physics._shapes.contact import Contact
 from systems.game.debug import Gizmos
 from systems.physics.queries import RayHit
 from systems.game.text import Label
+from systems.game.timers import Timer, Timers
 
 __all__ = [
     "Audio",
@@ -55,6 +56,8 @@ __all__ = [
     "SpriteSheet",
     "System",
     "TileMap",
+    "Timer",
+    "Timers",
     "World",
     "freeze_loaded",
     "load_image",

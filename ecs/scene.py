@@ -14,6 +14,8 @@ from systems.game.camera import CAMERA_PRIORITY, Camera, CameraSystem
 from systems.game.debug import Gizmos
 from systems.game.render import RenderSystem
 from systems.game.text import TextSystem
+from systems.game.timers import TIMER_PRIORITY, TimerSystem, Timers
+from systems.game.tween import TWEEN_PRIORITY, TweenSystem
 
 
 __all__ = ["DrawSystem", "Scene", "SceneStack"]
@@ -55,9 +57,9 @@ class Scene:
     the top scene steps and receives input. A ``transparent`` scene is drawn
     over the scene below it, which stays frozen as its last step left it (a
     pause menu over the level). Each scene's World gets an ``Input``, a
-    ``Camera`` (also ``scene.input``, ``scene.camera``) and a ``Gizmos``
-    resource (debug lines for the overlay), and the
-    Animation and Camera systems; its draw systems start with the sprite
+    ``Camera``, a ``Timers`` (also ``scene.input``, ``scene.camera``,
+    ``scene.timers``) and a ``Gizmos`` resource (debug lines for the
+    overlay), and the Timer, Tween, Animation and Camera systems; its draw systems start with the sprite
     renderer (priority 100) and the text system (50).
 
     Subclass it and override the hooks: ``enter`` (pushed; build the world
@@ -77,6 +79,10 @@ class Scene:
         self.world.insert_resource(self.input)
         self.world.insert_resource(self.camera)
         self.world.insert_resource(Gizmos())
+        self.timers = Timers()
+        self.world.insert_resource(self.timers)
+        self.world.add_system(TimerSystem(self.world), TIMER_PRIORITY)
+        self.world.add_system(TweenSystem(self.world), TWEEN_PRIORITY)
         self.world.add_system(AnimationSystem(self.world), ANIMATION_PRIORITY)
         self.world.add_system(CameraSystem(self.world), CAMERA_PRIORITY)
         self.renderer = RenderSystem(self.world)

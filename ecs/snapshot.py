@@ -11,6 +11,10 @@ The collide stage reads everything anew from the components on the next step; st
 on gives the same floats as never having stopped, because no result of a step depends on
 the order in which the broad phase happens to list its pairs.
 
+The World's other resources (its camera, input, timers) are not kept: a component that
+refers to one (a Tween of the camera) refers, once restored, to the restoring World's
+resource of the same type.
+
 Surfaces (a Sprite's image, an Animation's frames) are kept as their RGBA pixels; one
 surface shared by many components is kept once and shared again after loading. The payload
 is a pickle: load only snapshots your own program made (a pickle from elsewhere can run code).
@@ -18,12 +22,14 @@ is a pickle: load only snapshots your own program made (a pickle from elsewhere 
 
 from __future__ import annotations
 
+import contextvars
 import copyreg
 import hashlib
 import io
 import itertools
 import pickle
 import struct
+from collections.abc import Callable
 from typing import Any
 
 import esper
@@ -42,47 +48,80 @@ class SnapshotError(ValueError):
     by a World with another pipeline. The World it was loaded into is left as it was."""
 
 
-def pack(state: dict[str, Any], where: str) -> bytes:
+def pack(state: dict[str, Any], where: str, shared: dict[type, Any]) -> bytes:
     """``state`` (plain data and components) as snapshot bytes: the mark, the format
-    version, a SHA-256 of the payload, then the payload. ``where`` names the World."""
+    version, a SHA-256 of the payload, then the payload. ``where`` names the World.
+    ``shared`` are the World's resources the snapshot does not keep: a component
+    that refers to one (a Tween of the camera) refers, once restored, to the
+    restoring World's resource of that type."""
     try:
-        data = _pickled(state)
+        data = _pickled(state, shared)
     except _UNPICKLABLE as error:
-        raise SnapshotError(f"snapshot of {where}: {_culprit(state)} cannot be kept: {error}") from error
+        raise SnapshotError(f"snapshot of {where}: {_culprit(state, shared)} cannot be kept: {error}") from error
     return _MARK + _HEADER.pack(FORMAT, hashlib.sha256(data).digest()) + data
 
 
 _UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError)
 
 
-def _pickled(value: object) -> bytes:
-    """``value`` pickled, Surfaces as their pixels."""
+def _pickled(value: object, shared: dict[type, Any]) -> bytes:
+    """``value`` pickled, Surfaces as their pixels and the ``shared`` resources as a
+    reference to their type. (Through the dispatch table, which pickle consults
+    only for those types: a ``persistent_id`` called for every object made a
+    snapshot several times slower.)"""
     payload = io.BytesIO()
     pickler = pickle.Pickler(payload, protocol=5)
     pickler.dispatch_table = {**copyreg.dispatch_table, pygame.Surface: _reduce_surface}
+    for kind, resource in shared.items():
+        if kind.__module__ != "builtins":  # an int or a str may be the very object a component holds
+            pickler.dispatch_table[kind] = _by_reference(kind, resource)
     pickler.dump(value)
     return payload.getvalue()
 
 
-def _culprit(state: dict[str, Any]) -> str:
+def _by_reference(kind: type, resource: object) -> Callable[[Any], Any]:
+    """A reduce function pickling ``resource`` as a reference to the restoring World's
+    resource of type ``kind``, and any other object of that type as usual."""
+    def reduce(obj: Any) -> Any:
+        if obj is resource:
+            return _restoring_resource, (kind,)
+        return obj.__reduce_ex__(5)
+    return reduce
+
+
+#: The resources of the World being restored into, while its snapshot is unpickled.
+_RESTORING: contextvars.ContextVar[dict[type, Any]] = contextvars.ContextVar("ecs_arcade_restoring")
+
+
+def _restoring_resource(kind: type) -> Any:
+    """The restoring World's resource of type ``kind`` (what ``_by_reference`` kept)."""
+    resources = _RESTORING.get({})
+    if kind not in resources:
+        raise SnapshotError(f"the snapshot refers to the World's {kind.__name__} resource, which this World "
+                            f"does not hold")
+    return resources[kind]
+
+
+def _culprit(state: dict[str, Any], shared: dict[type, Any]) -> str:
     """Names the first component (with its entity) or resource in ``state`` that won't pickle."""
     for entity, components in state["entities"]:
         for component in components:
             try:
-                _pickled(component)
+                _pickled(component, shared)
             except _UNPICKLABLE:
                 return f"entity {entity}'s {type(component).__name__} component"
     for kind, resource in state["resources"].items():
         try:
-            _pickled(resource)
+            _pickled(resource, shared)
         except _UNPICKLABLE:
             return f"the {kind.__name__} resource"
     return "the physics' state"
 
 
-def unpack(data: object) -> dict[str, Any]:
+def unpack(data: object, resources: dict[type, Any]) -> dict[str, Any]:
     """The state snapshot bytes hold, after checking their mark, version and digest
-    (``SnapshotError`` if any is wrong)."""
+    (``SnapshotError`` if any is wrong); what referred to a resource the snapshot
+    did not keep refers to the one of ``resources`` of that type."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise SnapshotError(f"a snapshot is bytes, got {type(data).__name__}")
     data = bytes(data)
@@ -94,10 +133,15 @@ def unpack(data: object) -> dict[str, Any]:
     payload = data[len(_MARK) + _HEADER.size:]
     if hashlib.sha256(payload).digest() != digest:
         raise SnapshotError("snapshot corrupted: its contents do not match their SHA-256")
+    token = _RESTORING.set(resources)
     try:
         state: dict[str, Any] = pickle.loads(payload)
+    except SnapshotError:
+        raise
     except Exception as error:  # a component class this program no longer has, or renamed
         raise SnapshotError(f"snapshot could not be read: {type(error).__name__}: {error}") from error
+    finally:
+        _RESTORING.reset(token)
     return state
 
 

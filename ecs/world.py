@@ -247,7 +247,8 @@ class World:
                            "warned": (memory.warned_overlap, memory.warned_crush)}
         state["touching"] = self.events.touching
         state["resources"] = {kind: self.resources[kind] for kind in kinds}
-        return snapshot.pack(state, self.name)
+        shared = {kind: resource for kind, resource in self.resources.items() if kind not in state["resources"]}
+        return snapshot.pack(state, self.name, shared)
 
     def restore(self, data: bytes) -> None:
         """Bring back the state ``snapshot`` made. Bytes that are not a
@@ -255,7 +256,7 @@ class World:
         the other pipeline raise ``SnapshotError`` (a ValueError) and leave
         the World as it was. Systems and handlers are code, not state: they
         stay as this World has them."""
-        state = snapshot.unpack(data)
+        state = snapshot.unpack(data, self.resources)
         if state["continuous"] != self.response.continuous:
             raise snapshot.SnapshotError(f"a snapshot of a World with continuous={state['continuous']} "
                                          f"cannot be restored into {self.name} (continuous={self.response.continuous})")

@@ -39,6 +39,10 @@ class WorldLike(Protocol):
         """An entity's component of that type, or None."""
         ...
 
+    def remove_component(self, entity: int, component_type: type[C]) -> C:
+        """Take an entity's component of that type off it, and return it."""
+        ...
+
     def component_for_entity(self, entity: int, component_type: type[C]) -> C:
         """An entity's component of that type (KeyError if missing)."""
         ...

@@ -9,7 +9,9 @@ import esper
 import pygame
 from pygame import Vector2
 
-from components import Animator, Collider, ColliderType, Physics, Shape, Sprite, Text, Touching, Transform
+from components import (
+    Animator, Collider, ColliderType, Physics, Shape, Sprite, Text, Touching, Transform, Tween, Tweens,
+)
 from ecs import Autoplay, Contact, Input, MapObject, Scene, World, load_map
 from examples.adventure.art import ASSETS, LEVEL, Art
 from examples.adventure.demo import Demo
@@ -19,6 +21,7 @@ from examples.adventure.level import (
 )
 
 SHADOW = (30, 34, 52)
+HUD_Y = 12  # px from the top of the screen to the HUD line
 
 
 class OnKeys(esper.Processor):
@@ -92,7 +95,7 @@ class LevelScene(Scene):
         world.add_system(PatrolSystem(world), priority=350)
         world.add_system(Rules(self), priority=-10)
         world.add_system(HudSystem(world), priority=-300)
-        for name, position in (("coins", (38, 12)), ("lives", (136, 12)), ("time", (786, 12))):
+        for name, position in (("coins", (38, HUD_Y)), ("lives", (136, HUD_Y)), ("time", (786, HUD_Y))):
             progress.hud[name] = write(world, "", position, 30, "topright" if name == "time" else "topleft")
         write(world, tile_map.properties.get("title", ""), (400, 14), 24, "midtop")
         self.add_draw_system(HudIcons(self.art), priority=0)
@@ -171,11 +174,16 @@ class LevelScene(Scene):
     def collect(self, coin: int) -> None:
         where = self.world.component_for_entity(coin, Transform).position
         self.world.delete_entity(coin)
-        self.world.resource(Progress).coins += 1
+        progress = self.world.resource(Progress)
+        progress.coins += 1
         self.art.play("coin", 0.5)
-        self.world.create_entity(Transform(where + Vector2(5, -2)), Physics(velocity=(0, -40), gravity_scale=0),
-                                 Text("+1", size=14, color=(255, 240, 150), anchor="midbottom",
-                                      shadow=(60, 40, 20)), Lifetime(0.6))
+        # "+1" rises 24 px, slowing down, and the HUD's count hops 6 px and back (from where it rests,
+        # so a hop cut short by the next coin never leaves it off its line).
+        rise = Tween(Transform, "position.y", to=where.y - 26, duration=0.6, ease="out_cubic")
+        self.world.create_entity(Transform(where + Vector2(5, -2)), Tweens([rise]), Lifetime(0.6),
+                                 Text("+1", size=14, color=(255, 240, 150), anchor="midbottom", shadow=(60, 40, 20)))
+        hop = Tween(Transform, "position.y", start=HUD_Y, to=HUD_Y - 6, duration=0.08, ease="out_quad", yoyo=True)
+        self.world.add_component(progress.hud["coins"], Tweens([hop]))
 
     def stomp(self, slime: int) -> None:
         where = self.world.component_for_entity(slime, Transform).position

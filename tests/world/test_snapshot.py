@@ -249,3 +249,18 @@ def test_a_component_that_cannot_be_kept_is_named_with_its_entity() -> None:
     thinker = world.create_entity(Transform((1, 1)), Brain())
     with pytest.raises(SnapshotError, match=f"entity {thinker}'s Brain component cannot be kept"):
         world.snapshot()
+
+
+def test_a_component_referring_to_a_resource_not_kept_refers_to_the_restoring_worlds_one() -> None:
+    from components import Tween, Tweens
+    from systems.game.camera import Camera
+
+    world, other = World(), World()
+    for each in (world, other):
+        each.insert_resource(Camera())
+    world.create_entity(Tweens([Tween(world.resource(Camera), "zoom", to=2.0, duration=1.0)]))
+    other.restore(world.snapshot())
+    (_, tweens), = other.get_component(Tweens)
+    assert tweens.tracks[0][0].target is other.resource(Camera)
+    with pytest.raises(SnapshotError, match="refers to the World's Camera resource, which this World does not hold"):
+        World().restore(world.snapshot())
