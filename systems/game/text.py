@@ -17,14 +17,16 @@ import pygame
 
 from components import Text, Transform, limits
 from components._checks import finite_vector
+from components.bitmap_font import BitmapFont
 from components.sprite import _color
-from components.text import check_text, font_path, font_size, load_font, printable, text_extent, text_value
+from components.text import (Face, check_text, face_of, font_size, font_value, line_step, lines_extent, measurer,
+                             printable, text_value, wrap_text)
 from systems.game.camera import Box, Camera, screen_int, visible_parts
 from systems._world import WorldLike
 
-__all__ = ["Label", "TextSystem", "fit_text", "render_text"]
+__all__ = ["Label", "TextSystem", "fit_lines", "fit_text", "render_text"]
 
-TextKey = tuple[str, str | None, int, tuple[int, ...], tuple[int, ...] | None]
+TextKey = tuple[str, str | BitmapFont | None, int, tuple[int, ...], tuple[int, ...] | None, int | None, str, int]
 PieceKey = tuple[int, tuple[int, int, int, int], tuple[int, int]]
 
 #: Twice the fraction of the width (height) left of (above) each anchor:
@@ -33,52 +35,91 @@ _ANCHOR_HALVES = {"topleft": (0, 0), "midtop": (1, 0), "topright": (2, 0), "midl
                   "midright": (2, 1), "bottomleft": (0, 2), "midbottom": (1, 2), "bottomright": (2, 2)}
 
 
-def _cut_line(line: str, face: pygame.font.Font, width: int) -> str:
+#: Twice the fraction of the free width left of a line, for each ``Text.align``.
+_ALIGN_HALVES = {"left": 0, "center": 1, "right": 2}
+
+
+def _cut_line(line: str, measure: Callable[[str], int], width: int) -> str:
     """The longest start of ``line`` at most ``width`` px wide (bisection on
     the prefix length: a prefix is never narrower than a shorter one)."""
-    if face.size(line)[0] <= width:
+    if measure(line) <= width:
         return line
     fits, too_wide = 0, len(line)
     while too_wide - fits > 1:
         middle = (fits + too_wide) // 2
-        if face.size(line[:middle])[0] <= width:
+        if measure(line[:middle]) <= width:
             fits = middle
         else:
             too_wide = middle
     return line[:fits]
 
 
-def fit_text(text: str, face: pygame.font.Font) -> str:
+def fit_lines(text: str, face: Face, width: int | None = None,
+              line_spacing: int = 0) -> tuple[list[str], int | None]:
+    """(lines, box width) of ``text`` made printable, wrapped in a box
+    ``width`` px wide (``wrap_text``) and cut to the limits: its first
+    ``limits.MAX_TEXT_LENGTH`` characters; then, if the image would cover
+    more than ``limits.MAX_TEXT_PIXELS``, the first lines that fit in its
+    height, each line and the box cut to the width left."""
+    text = printable(text[:limits.MAX_TEXT_LENGTH])
+    lines = wrap_text(text, width, measurer(face))
+    w, h = lines_extent(lines, face, width, line_spacing)
+    if w * h <= limits.MAX_TEXT_PIXELS:
+        return lines, width
+    step = max(1, line_step(face, line_spacing))
+    lines = lines[:max(1, limits.MAX_TEXT_PIXELS // step)]  # only very large line spacing needs this
+    h = lines_extent(lines, face, None, line_spacing)[1]
+    widest = max(1, limits.MAX_TEXT_PIXELS // max(1, h))
+    return [_cut_line(line, measurer(face), widest) for line in lines], None if width is None else min(width, widest)
+
+
+def fit_text(text: str, face: Face) -> str:
     """``text`` made printable and cut to the limits: its first
     ``limits.MAX_TEXT_LENGTH`` characters, each line cut so that the image
     covers at most ``limits.MAX_TEXT_PIXELS``."""
-    text = printable(text[:limits.MAX_TEXT_LENGTH])
-    width, height = text_extent(text, face)
-    if width * height <= limits.MAX_TEXT_PIXELS:
-        return text
-    widest = max(1, limits.MAX_TEXT_PIXELS // max(1, height))
-    return "\n".join(_cut_line(line, face, widest) for line in text.split("\n"))
+    return "\n".join(fit_lines(text, face)[0])
 
 
-def render_text(text: str, path: str | None, size: int, color: tuple[int, ...],
-                shadow: tuple[int, ...] | None = None) -> pygame.Surface:
-    """``text`` as an image with a transparent background, lines split on
-    ``\\n``, with a 1 px drop shadow when ``shadow`` is a colour; cut to the
-    limits first (``fit_text``)."""
-    face = load_font(path, size)
-    text = fit_text(text, face)
-    # pygame refuses a line that is not empty but has no width (a zero-width
-    # space, a soft hyphen, a space at 1 px): it is drawn as the empty line it looks like.
-    sources = [line if face.size(line)[0] else "" for line in text.split("\n")]
-    lines = [face.render(line, True, color) for line in sources]
+def _render_line(face: Face, line: str, color: tuple[int, ...], silhouette: bool = False) -> pygame.Surface:
+    """One line (printable, no ``\\n``) drawn with ``face`` in ``color``
+    (a BitmapFont's glyphs tinted by it; all in it if ``silhouette``)."""
+    if not isinstance(face, BitmapFont):
+        # pygame refuses a line that is not empty but has no width (a zero-width
+        # space, a soft hyphen, a space at 1 px): it is drawn as the empty line it looks like.
+        return face.render(line if face.size(line)[0] else "", True, color)
+    image = pygame.Surface((face.measure(line), face.height), pygame.SRCALPHA)
+    for index, character in enumerate(line):
+        glyph = face.glyph(character)
+        if glyph is not None:
+            image.blit(glyph, (index * face.advance, 0))
+    if silhouette:  # every colour white, alpha kept, for the multiply to turn into ``color``
+        image.fill((255, 255, 255, 0), special_flags=pygame.BLEND_RGBA_MAX)
+    image.fill((*color[:3], color[3] if len(color) == 4 else 255), special_flags=pygame.BLEND_RGBA_MULT)
+    return image
+
+
+def render_text(text: str, font: str | BitmapFont | None, size: int, color: tuple[int, ...],
+                shadow: tuple[int, ...] | None = None, width: int | None = None, align: str = "left",
+                line_spacing: int = 0) -> pygame.Surface:
+    """``text`` as an image with a transparent background, drawn with
+    ``font`` (a file, None for pygame's default, or a BitmapFont) at
+    ``size`` px, lines split on ``\\n`` and wrapped in a box ``width`` px
+    wide (None: no box), each ``align``-ed across it, ``line_spacing`` px
+    apart, with a 1 px drop shadow when ``shadow`` is a colour; cut to the
+    limits first (``fit_lines``)."""
+    face = face_of(font, size)
+    sources, box = fit_lines(text, face, width, line_spacing)
+    lines = [_render_line(face, line, color) for line in sources]
     extra = 1 if shadow is not None else 0
-    step = face.get_linesize()
-    width = max((line.get_width() for line in lines), default=0) + extra
-    image = pygame.Surface((width, step * (len(lines) - 1) + lines[-1].get_height() + extra), pygame.SRCALPHA)
+    step = line_step(face, line_spacing)
+    inner = max(max(line.get_width() for line in lines), box or 0)
+    image = pygame.Surface((inner + extra, step * (len(lines) - 1) + lines[-1].get_height() + extra),
+                           pygame.SRCALPHA)
     for row, (line, source) in enumerate(zip(lines, sources)):
+        x = (inner - line.get_width()) * _ALIGN_HALVES[align] // 2
         if shadow is not None:
-            image.blit(face.render(source, True, shadow), (1, row * step + 1))
-        image.blit(line, (0, row * step))
+            image.blit(_render_line(face, source, shadow, silhouette=True), (x + 1, row * step + 1))
+        image.blit(line, (x, row * step))
     return image
 
 
@@ -138,10 +179,11 @@ class TextSystem(esper.Processor):
             surface.blit(entry[1], dest)
 
     def _image(self, text: Text) -> pygame.Surface:
-        key = (text.text, text.font, text.size, text.color, text.shadow)
+        # The key is render_text's arguments: equal keys draw equal images.
+        key = (text.text, text.font, text.size, text.color, text.shadow, text.width, text.align, text.line_spacing)
         image = self._shown.get(key) or self._rendered.get(key)
         if image is None:
-            image = render_text(text.text, text.font, text.size, text.color, text.shadow)
+            image = render_text(*key)
         self._shown[key] = image
         return image
 
@@ -160,10 +202,11 @@ class Label(esper.Processor):
 
     ``text`` may be a callable returned anew each frame, for live values
     (``Label(lambda: f"score {score}", (20, 20))``); ``size`` is the font
-    height in px (an int in [1, 1000]), ``font`` a font file or None for
-    pygame's default. Every attribute is checked when set, like a Text's: a
-    string over the limits, a missing or unreadable font, a bad colour or
-    position raise ``ValueError`` (``FileNotFoundError`` for a missing font)
+    height in px (an int in [1, 1000]), ``font`` a font file, None for
+    pygame's default, or a ``BitmapFont`` (whose glyphs ``color`` tints:
+    pass white to keep their own colours). Every attribute is checked when
+    set, like a Text's: a string over the limits, a missing or unreadable
+    font, a bad colour or position raise ``ValueError`` (``FileNotFoundError`` for a missing font)
     naming it. What a callable returns is known only when drawn: a str is
     drawn safely, cut to the limits if need be (``fit_text``); anything
     else raises ``ValueError``.
@@ -171,10 +214,10 @@ class Label(esper.Processor):
 
     def __init__(self, text: str | Callable[[], str], position: tuple[float, float],
                  color: tuple[int, ...] = (230, 230, 230), size: int = 20,
-                 font: str | None = None) -> None:
+                 font: str | BitmapFont | None = None) -> None:
         self._size = font_size("size", size)
-        self._font = font_path("font", font)
-        self._face = load_font(self._font, self._size)
+        self._font = font_value("font", font)
+        self._face = face_of(self._font, self._size)
         self._text: str | Callable[[], str] = ""
         self.text = text
         self.position = position
@@ -220,16 +263,16 @@ class Label(esper.Processor):
         self._set_face(self._font, font_size("size", value), "size")
 
     @property
-    def font(self) -> str | None:
-        """Path of the font file, or None for pygame's default font."""
+    def font(self) -> str | BitmapFont | None:
+        """Path of the font file, None for pygame's default font, or a BitmapFont."""
         return self._font
 
     @font.setter
-    def font(self, value: str | None) -> None:
-        self._set_face(font_path("font", value), self._size, "font")
+    def font(self, value: str | BitmapFont | None) -> None:
+        self._set_face(font_value("font", value), self._size, "font")
 
-    def _set_face(self, path: str | None, size: int, field: str) -> None:
-        face = load_font(path, size, "font")
+    def _set_face(self, path: str | BitmapFont | None, size: int, field: str) -> None:
+        face = face_of(path, size, "font")
         if not callable(self._text):
             check_text(field, self._text, face)
         self._font, self._size, self._face = path, size, face
