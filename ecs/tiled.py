@@ -7,6 +7,16 @@
   one image when it first comes into view and let go once far from it, so
   a frame blits a handful of images and a map of any size costs the memory
   of what is on screen;
+- its animated tiles (Tiled's tile animations) into entities with a
+  ``Sprite`` and an ``Animator``, played on the fixed step by the scene's
+  AnimationSystem, all in step as in Tiled: the chunks are pictures made
+  once, so animated tiles are left out of them. Like tiles side by side
+  share one entity (a block of up to ``chunk_size`` tiles a side, its
+  frames the tile's repeated), so a lake costs a few entities, not one
+  per tile. Flipped or turned tiles show their frames flipped alike;
+- every visible image layer into an entity with a ``Sprite`` of its image
+  at the layer's offset (a repeated one, Tiled's ``repeatx``/``repeaty``,
+  into ``TileChunks`` of the image across the map);
 - the solid tiles into STATIC colliders merged into as few rectangles as the
   map allows (``merge_tiles``: the exact minimum partition), so a 200×50 level costs the collision
   pipeline a few hundred bodies, and a body slides along merged tiles as it
@@ -42,6 +52,17 @@ one side (``Side.TOP`` unless flipped), a ramp a STATIC triangle
 (``Shape.TRIANGLE_BOTTOM_LEFT`` for ``bottom_left``, and so on) filling the
 tile. Solid tiles merge only with solid tiles of the same category and mask.
 
+Tile and image layers are drawn in the file's order, with Tiled's layer
+attributes: ``offsetx``/``offsety``, ``opacity``, ``visible``, and
+``parallaxx``/``parallaxy`` (Tiled 1.5: the scroll factors of ``Sprite``'s
+and ``TileChunks``'s ``parallax``, in [0, 100]). Groups apply theirs to
+their layers: offsets add, opacities and parallax factors multiply, a hidden
+group hides them (object layers take only their own offset). The renderer
+shifts a layer by (1 − factor) · the camera's top-left, where Tiled's
+editor uses the view's centre less the map's parallax origin: in the game
+such a layer sits (1 − factor) · half a view up and left of where Tiled
+previews it (less the origin), a constant to allow for when placing it.
+
 Every error names the file and, where there is one, the layer, the tile or
 the object; a load that fails (a malformed file, a bad property, a factory
 that raises) deletes every entity it made, so the World is as it was.
@@ -49,6 +70,7 @@ that raises) deletes every entity it made, so the World is as it was.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -62,7 +84,8 @@ from pytmx.pytmx import unpack_gids
 from pytmx.util_pygame import handle_transformation
 from pygame import Vector2
 
-from components import ALL, Collider, ColliderType, Shape, Side, Transform
+from components import ALL, Animation, Animator, Collider, ColliderType, Shape, Side, Sprite, Transform
+from components.limits import MAX_PARALLAX
 from components.sprite import TileChunks
 from ecs.images import load_image
 from ecs.world import World
@@ -77,6 +100,11 @@ class MapError(ValueError):
     """A malformed map, tileset, image or property; the message names the
     file and the layer, tile or object. (A factory's own exception is raised
     as it is, with a note naming the object.)"""
+
+
+class _MissingFile(MapError, FileNotFoundError):
+    """A file the map names that is not there: a MapError (naming the map and
+    the layer) that is also a FileNotFoundError, as other missing files are."""
 
 
 #: Tile property names understood by the loader (see the module docstring).
@@ -159,6 +187,10 @@ class TileMap:
     - ``layers``: the entities drawing the visible tile layers (a
       ``TileChunks`` each, in map order); ``chunks``: their non-empty chunks
       as (entity, column, row).
+    - ``animated``: the entities showing the animated tiles of those layers
+      (``Sprite`` and ``Animator`` each; a block of like tiles shares one).
+    - ``image_layers``: the entities drawing the visible image layers (a
+      ``Sprite`` each, or a ``TileChunks`` for a repeated image), in map order.
     - ``objects``: every map object; ``entities``: the entities the
       factories made, by object kind.
     - ``tiled``: the ``pytmx.TiledMap``, for anything else in the file.
@@ -175,6 +207,8 @@ class TileMap:
     colliders: list[int] = field(default_factory=list)
     layers: list[int] = field(default_factory=list)
     chunks: list[tuple[int, int, int]] = field(default_factory=list)
+    animated: list[int] = field(default_factory=list)
+    image_layers: list[int] = field(default_factory=list)
     objects: list[MapObject] = field(default_factory=list)
     entities: dict[str, list[int]] = field(default_factory=dict)
 
@@ -217,31 +251,34 @@ def load_map(world: World, path: str | os.PathLike[str], *,
              merge: bool = True, chunk_size: int = 16) -> TileMap:
     """Load the Tiled map at ``path`` into ``world`` and return its TileMap.
 
-    Tile layers are drawn in the map's order behind the sprites (layers
-    −n … −1 for n tile layers); a layer property ``draw_layer`` (int) puts
-    it elsewhere, e.g. 10 for a foreground in front of everything.
+    Tile and image layers are drawn in the map's order behind the sprites
+    (layers −n … −1 for n of them, hidden ones counted); a layer property
+    ``draw_layer`` (int) puts one elsewhere, e.g. 10 for a foreground in
+    front of everything. A layer's animated tiles are drawn on its layer.
     ``merge=False`` makes one collider per solid tile (to compare, or debug).
     Objects whose kind has no factory are listed in ``objects`` only.
 
-    Raises FileNotFoundError for a missing map, tileset (.tsx) or image, and
-    MapError (a ValueError) for anything malformed: not XML, not a map, an infinite map,
+    Raises FileNotFoundError for a missing map, tileset (.tsx) or image (an
+    image layer's is also a MapError naming the layer), and MapError (a
+    ValueError) for anything malformed: not XML, not a map, an infinite map,
     a gid no tileset holds, bad tile data (naming the layer), a bad tile or
-    layer property. An exception a factory raises is raised as it is, with a
+    layer property, a bad layer attribute (parallax, offset, opacity), an
+    animation frame of no tile or of 0 ms. An exception a factory raises is raised as it is, with a
     note (``add_note``) naming the file and the object. Either way the World
     is left as it was.
     """
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be an int >= 1 (tiles), got {chunk_size!r}")
     name = os.fspath(path)
-    tiled, used = _parse(name)
+    tiled, used, root = _parse(name)
     tile_map = TileMap(name, tiled.width, tiled.height, (tiled.tilewidth, tiled.tileheight),
                        dict(tiled.properties), _colour(tiled.background_color), tiled)
     solid, single = _collision_plan(tile_map, used, set(collision_layers), solid_property)
-    draw_layers = _draw_layers(tile_map)
+    drawn = _draw_plan(tile_map, root, used)
     first = _next_entity(world)
     try:
         _add_colliders(world, tile_map, solid, single, merge)
-        _add_layers(world, tile_map, draw_layers, chunk_size)
+        _add_layers(world, tile_map, drawn, chunk_size)
         _add_objects(world, tile_map, factories or {})
     except BaseException:
         _delete_since(world, first)
@@ -268,9 +305,11 @@ def _delete_since(world: World, first: int) -> None:
 # ----------------------------------------------------------------------------- reading the file
 
 
-def _parse(path: str) -> tuple[Any, list[set[int]]]:
-    """The pytmx map of the file at ``path`` and the gids each of its tile
-    layers uses (read once, here), or an error naming the file."""
+def _parse(path: str) -> tuple[Any, list[set[int]], ElementTree.Element]:
+    """The pytmx map of the file at ``path``, the gids each of its tile
+    layers uses (read once, here) and the file's XML root (for what pytmx
+    leaves out: the layers' order among kinds, groups), or an error naming
+    the file."""
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no map file at {path!r}")
     root = _xml_root(path, "map", "a Tiled map (.tmx)")
@@ -287,6 +326,8 @@ def _parse(path: str) -> tuple[Any, list[set[int]]]:
             if not os.path.isfile(tsx):
                 raise FileNotFoundError(f"{path}: no tileset file {source!r} (looked for {tsx!r})")
             _xml_root(tsx, "tileset", f"a Tiled tileset (.tsx) used by {path}")
+    for node in root.iter("imagelayer"):
+        _check_image_layer(path, node)
     tiled = pytmx.TiledMap(image_loader=_image_loader(path))
     tiled.filename = path
     try:
@@ -298,7 +339,22 @@ def _parse(path: str) -> tuple[Any, list[set[int]]]:
     if tiled.width < 1 or tiled.height < 1 or tiled.tilewidth < 1 or tiled.tileheight < 1:
         raise MapError(f"{path}: the map must be at least 1×1 tiles of at least 1×1 px, "
                          f"got {tiled.width}×{tiled.height} tiles of {tiled.tilewidth}×{tiled.tileheight} px")
-    return tiled, [_check_layer(path, tiled, layer) for layer in _tile_layers(tiled)]
+    return tiled, [_check_layer(path, tiled, layer) for layer in _tile_layers(tiled)], root
+
+
+def _check_image_layer(path: str, node: ElementTree.Element) -> None:
+    """An image layer's image file must exist (MapError naming the layer and
+    the file if not). Tiled leaves out <image> until an image is chosen;
+    pytmx needs one, so an empty one is added: such a layer draws nothing."""
+    image = node.find("image")
+    if image is None:
+        image = ElementTree.SubElement(node, "image", source="")
+    source = image.get("source")
+    if source:
+        full = os.path.join(os.path.dirname(path), source)
+        if not os.path.isfile(full):
+            raise _MissingFile(f"{path}: image layer {node.get('name', '')!r}: no image file {source!r} "
+                               f"(looked for {full!r})")
 
 
 def _failing_layer(root: ElementTree.Element) -> str | None:
@@ -570,51 +626,163 @@ def _add_colliders(world: World, tile_map: TileMap, solid: tuple[list[bytes], li
             Transform(Vector2(x * w, y * h)), tile_collider(name, (w, h), value, category=category, mask=mask)))
 
 
-# ----------------------------------------------------------------------------- drawing
+# ----------------------------------------------------------------------------- the layers as Tiled draws them
 
 
-def _draw_layers(tile_map: TileMap) -> list[tuple[Any, int]]:
-    """The visible tile layers with the Sprite layer each is drawn on."""
-    layers = _tile_layers(tile_map.tiled)
-    out = []
-    for index, layer in enumerate(layers):
-        draw_layer = layer.properties.get("draw_layer", index - len(layers))
-        if isinstance(draw_layer, bool) or not isinstance(draw_layer, int):
-            raise MapError(f"{tile_map.path}: layer {layer.name!r}: property 'draw_layer' must be an int "
-                             f"(type int in Tiled), got {draw_layer!r}")
-        if layer.visible:
-            out.append((layer, draw_layer))
+@dataclass(frozen=True, slots=True)
+class _Placement:
+    """How a layer is drawn once the groups holding it are applied:
+    ``offset`` (x, y) px, its own plus its groups'; ``parallax`` (x, y)
+    scroll factors in [0, 100], its own times its groups'; ``visible``
+    unless it or a group is hidden; ``opacity`` in [0, 1], its own times its
+    groups'."""
+
+    offset: tuple[float, float] = (0.0, 0.0)
+    parallax: tuple[float, float] = (1.0, 1.0)
+    visible: bool = True
+    opacity: float = 1.0
+
+
+#: The XML elements of the layers that are drawn or hold layers, and how errors name them.
+_LAYER_KINDS = {"layer": "layer", "imagelayer": "image layer", "group": "group"}
+
+
+def _layer_nodes(path: str, root: ElementTree.Element) -> list[tuple[ElementTree.Element, _Placement]]:
+    """The tile and image layers in the order Tiled draws them (the file's,
+    groups opened where they stand), each with its _Placement. Read from the
+    XML: pytmx lists layers kind by kind and keeps no group's children."""
+    out: list[tuple[ElementTree.Element, _Placement]] = []
+
+    def walk(parent: ElementTree.Element, outer: _Placement) -> None:
+        for node in parent:
+            if node.tag in _LAYER_KINDS:
+                placement = _place(path, node, outer)
+                if node.tag == "group":
+                    walk(node, placement)
+                else:
+                    out.append((node, placement))
+
+    walk(root, _Placement())
     return out
 
 
-def _add_layers(world: World, tile_map: TileMap, layers: list[tuple[Any, int]], chunk_size: int) -> None:
-    """One entity per visible tile layer, its chunks drawn when first in view."""
+def _place(path: str, node: ElementTree.Element, outer: _Placement) -> _Placement:
+    """The _Placement of layer or group ``node`` inside groups placed ``outer``."""
+    where = f"{path}: {_LAYER_KINDS[node.tag]} {node.get('name', '')!r}"
+    dx, dy = (_number(where, name, node.get(name, "0")) for name in ("offsetx", "offsety"))
+    fx, fy = (_number(where, name, node.get(name, "1"), (0.0, MAX_PARALLAX)) for name in ("parallaxx", "parallaxy"))
+    parallax = (outer.parallax[0] * fx, outer.parallax[1] * fy)
+    if max(parallax) > MAX_PARALLAX:
+        raise MapError(f"{where}: its parallax factors times its groups' come to ({parallax[0]:g}, {parallax[1]:g}), "
+                       f"over {MAX_PARALLAX:g}")
+    opacity = _number(where, "opacity", node.get("opacity", "1"), (0.0, 1.0))
+    return _Placement((outer.offset[0] + dx, outer.offset[1] + dy), parallax,
+                      outer.visible and node.get("visible", "1") != "0", outer.opacity * opacity)
+
+
+def _number(where: str, name: str, text: str, bounds: tuple[float, float] | None = None) -> float:
+    """Attribute ``name``'s number: finite, and within ``bounds`` (low, high) if given."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    low, high = bounds or (-math.inf, math.inf)
+    if not (math.isfinite(value) and low <= value <= high):  # NaN fails every comparison
+        wanted = f"a number in [{low:g}, {high:g}]" if bounds else "a finite number"
+        raise MapError(f"{where}: attribute {name!r} must be {wanted}, got {text!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """A visible layer to draw: ``layer`` pytmx's (TiledTileLayer or
+    TiledImageLayer), ``node`` its XML element, ``draw_layer`` the Sprite
+    layer it is drawn on, ``placement`` its _Placement, and (tile layers)
+    ``clips``: the Animation of each animated tile it holds, by gid."""
+
+    layer: Any
+    node: ElementTree.Element
+    draw_layer: int
+    placement: _Placement
+    clips: Mapping[int, Animation]
+
+
+def _draw_plan(tile_map: TileMap, root: ElementTree.Element, used: list[set[int]]) -> list[_Drawn]:
+    """The visible tile and image layers in drawing order. Layer i of n
+    (hidden ones counted) is drawn on Sprite layer i − n unless its property
+    ``draw_layer`` says otherwise. Reads everything, changes nothing: errors
+    come before any entity. ``used``: the gids of each tile layer."""
+    tiled = tile_map.tiled
+    nodes = _layer_nodes(tile_map.path, root)
+    # pytmx's layers of each kind are in the file's order too: pair them up.
+    tile_nodes = [node for node, _ in nodes if node.tag == "layer"]
+    image_nodes = [node for node, _ in nodes if node.tag == "imagelayer"]
+    images = [layer for layer in tiled.layers if isinstance(layer, pytmx.TiledImageLayer)]
+    layer_of = {id(node): (layer, gids) for node, layer, gids in
+                zip(tile_nodes, _tile_layers(tiled), used, strict=True)}
+    layer_of.update({id(node): (layer, set()) for node, layer in zip(image_nodes, images, strict=True)})
+    flags = _gid_flags(tiled)
+    out = []
+    for index, (node, placement) in enumerate(nodes):
+        layer, gids = layer_of[id(node)]
+        draw_layer = _draw_layer(tile_map.path, node, layer, index - len(nodes))
+        if placement.visible:
+            clips = _clips(tile_map, layer, gids, flags) if gids else {}
+            out.append(_Drawn(layer, node, draw_layer, placement, clips))
+    return out
+
+
+def _draw_layer(path: str, node: ElementTree.Element, layer: Any, default: int) -> int:
+    """The Sprite layer a layer is drawn on: its property ``draw_layer``, else ``default``."""
+    draw_layer = layer.properties.get("draw_layer", default)
+    if isinstance(draw_layer, bool) or not isinstance(draw_layer, int):
+        raise MapError(f"{path}: {_LAYER_KINDS[node.tag]} {layer.name!r}: property 'draw_layer' must be an int "
+                       f"(type int in Tiled), got {draw_layer!r}")
+    return draw_layer
+
+
+def _add_layers(world: World, tile_map: TileMap, drawn: list[_Drawn], chunk_size: int) -> None:
+    """The entities drawing each visible layer, in drawing order."""
+    for item in drawn:
+        if item.node.tag == "layer":
+            _add_tile_layer(world, tile_map, item, chunk_size)
+        else:
+            _add_image_layer(world, tile_map, item)
+
+
+# ----------------------------------------------------------------------------- tile layers
+
+
+def _add_tile_layer(world: World, tile_map: TileMap, drawn: _Drawn, chunk_size: int) -> None:
+    """One entity for the layer's still tiles, its chunks drawn when first in
+    view, and the entities of its animated tiles (``_add_animated``)."""
     w, h = tile_map.tile_size
-    for layer, draw_layer in layers:
-        chunks = _occupied(layer.data, chunk_size)
-        entity = world.create_entity(
-            Transform(Vector2(layer.offsetx, layer.offsety)),
-            TileChunks((chunk_size * w, chunk_size * h), chunks, _chunk_painter(tile_map.tiled, layer, chunk_size),
-                       layer=draw_layer))
-        tile_map.layers.append(entity)
-        tile_map.chunks.extend((entity, column, row) for column, row in sorted(chunks, key=lambda c: (c[1], c[0])))
+    layer, placement = drawn.layer, drawn.placement
+    animated = frozenset(drawn.clips)
+    chunks = _occupied(layer.data, chunk_size, animated)
+    painter = _ChunkPainter(layer.data, tile_map.tiled.images, (w, h), tile_map.columns, chunk_size,
+                            placement.opacity, animated)
+    entity = world.create_entity(
+        Transform(Vector2(placement.offset)),
+        TileChunks((chunk_size * w, chunk_size * h), chunks, painter, layer=drawn.draw_layer,
+                   parallax=Vector2(placement.parallax)))
+    tile_map.layers.append(entity)
+    tile_map.chunks.extend((entity, column, row) for column, row in sorted(chunks, key=lambda c: (c[1], c[0])))
+    if animated:
+        _add_animated(world, tile_map, drawn, chunk_size)
 
 
-def _occupied(data: list[list[int]], chunk_size: int) -> frozenset[tuple[int, int]]:
-    """The (column, row) of the chunks holding at least one tile."""
+def _occupied(data: list[list[int]], chunk_size: int, animated: Collection[int]) -> frozenset[tuple[int, int]]:
+    """The (column, row) of the chunks holding at least one still tile
+    (animated tiles are entities of their own, not painted)."""
     chunks: set[tuple[int, int]] = set()
     for y, row in enumerate(data):
         for column, left in enumerate(range(0, len(row), chunk_size)):
-            if any(row[left:left + chunk_size]):
+            part = row[left:left + chunk_size]
+            still = any(gid and gid not in animated for gid in part) if animated else any(part)
+            if still:
                 chunks.add((column, y // chunk_size))
     return frozenset(chunks)
-
-
-def _chunk_painter(tiled: Any, layer: Any, chunk_size: int) -> _ChunkPainter:
-    """The painter of ``layer``'s chunks (``_ChunkPainter``)."""
-    # The layer's own lists, not copies: the parse read every row once already.
-    return _ChunkPainter(layer.data, tiled.images, (tiled.tilewidth, tiled.tileheight), tiled.width, chunk_size,
-                         float(layer.opacity))
 
 
 @dataclass(frozen=True)
@@ -625,10 +793,12 @@ class _ChunkPainter:
     class holding the layer's data, not a closure over the map, so that a
     World's snapshot can keep it (``World.snapshot``).
 
-    ``gids``: the layer's tile ids, a list per row; ``images``: each tile
-    id's image (None for none); ``tile``: (w, h) px of a tile; ``width``:
-    the map's width in tiles; ``chunk_size``: tiles per chunk side;
-    ``opacity``: 0 to 1."""
+    ``gids``: the layer's tile ids, a list per row (the layer's own lists:
+    the parse read every row once already); ``images``: each tile id's
+    image (None for none); ``tile``: (w, h) px of a tile; ``width``: the
+    map's width in tiles; ``chunk_size``: tiles per chunk side;
+    ``opacity``: 0 to 1; ``animated``: the gids left out (drawn by entities
+    of their own)."""
 
     gids: list[list[int]]
     images: list[pygame.Surface | None]
@@ -636,6 +806,7 @@ class _ChunkPainter:
     width: int
     chunk_size: int
     opacity: float
+    animated: frozenset[int] = frozenset()
 
     def __call__(self, column: int, row: int) -> pygame.Surface:
         (w, h), size = self.tile, self.chunk_size
@@ -644,12 +815,169 @@ class _ChunkPainter:
         image = pygame.Surface((min(size, self.width - left) * w, len(rows) * h), pygame.SRCALPHA)
         for y, gids in enumerate(rows):
             for x, gid in enumerate(gids[left:left + size]):
-                picture = self.images[gid] if gid else None
+                picture = self.images[gid] if gid and gid not in self.animated else None
                 if picture is not None:
                     image.blit(picture, (x * w, y * h + h - picture.get_height()))
         if self.opacity < 1:
             image.set_alpha(round(self.opacity * 255))
         return image
+
+
+# ----------------------------------------------------------------------------- animated tiles
+
+
+def _clips(tile_map: TileMap, layer: Any, gids: set[int], flags: Mapping[int, Any]) -> dict[int, Animation]:
+    """The Animation of each animated tile among ``gids`` (Tiled's tile
+    animation, which pytmx puts in the tile's properties as ``frames``)."""
+    tiled = tile_map.tiled
+    out = {}
+    for gid in sorted(gids - {0}):
+        frames = (tiled.get_tile_properties_by_gid(gid) or {}).get("frames")
+        if frames:
+            where = f"{tile_map.path}: layer {layer.name!r}, {_tile_name(tiled, gid)}"
+            out[gid] = _clip(where, tiled, frames, flags.get(gid))
+    return out
+
+
+def _clip(where: str, tiled: Any, frames: list[Any], flags: Any) -> Animation:
+    """A tile's animation: ``frames`` pytmx's AnimationFrame(gid, duration
+    ms), each frame's image turned by the placed tile's flip bits as the
+    chunks' tiles are (``handle_transformation``), durations in s."""
+    images = []
+    for index, frame in enumerate(frames):
+        image = tiled.images[frame.gid] if 0 < frame.gid < len(tiled.images) else None
+        if image is None:
+            raise MapError(f"{where}: frame {index} of its animation shows {_tile_name(tiled, frame.gid)}, "
+                           f"which its tileset's image does not hold")
+        images.append(handle_transformation(image, flags) if flags is not None and any(flags) else image)
+    try:
+        return Animation(images, tuple(frame.duration / 1000 for frame in frames))
+    except ValueError as error:
+        raise MapError(f"{where}: its animation's frame durations must be > 0 ms, got "
+                       f"{[frame.duration for frame in frames]} ({error})") from error
+
+
+def _add_animated(world: World, tile_map: TileMap, drawn: _Drawn, chunk_size: int) -> None:
+    """An entity with Transform, Sprite and Animator (played by the scene's
+    AnimationSystem on the fixed step, all in step, as in Tiled) for each
+    block of like animated tiles: a 40×20 lake is 6 entities, not 800
+    (``chunk_size`` 16)."""
+    (w, h), placement, clips = tile_map.tile_size, drawn.placement, drawn.clips
+    cells = {(x, y): gid for y, row in enumerate(drawn.layer.data) for x, gid in enumerate(row) if gid in clips}
+    grid_sized = {gid for gid, clip in clips.items() if all(f.get_size() == (w, h) for f in clip.frames)}
+    made: dict[tuple[int, int, int], Animation] = {}
+    for x, y, columns, rows, gid in _blocks(cells, grid_sized, chunk_size):
+        key = (gid, columns, rows)
+        if key not in made:
+            made[key] = _tiled_clip(clips[gid], columns, rows)
+        clip = made[key]
+        first = clip.frames[0]
+        # Bottom-left on the block's cells, as the chunk painter puts a tall tile.
+        position = Vector2(placement.offset) + (x * w, (y + rows) * h - first.get_height())
+        tile_map.animated.append(world.create_entity(
+            Transform(position),
+            Sprite(image=first, layer=drawn.draw_layer, parallax=Vector2(placement.parallax),
+                   alpha=placement.opacity),
+            Animator({"tile": clip})))
+
+
+#: A block of like animated tiles: (column, row, columns, rows, gid).
+_Block = tuple[int, int, int, int, int]
+
+
+def _blocks(cells: Mapping[tuple[int, int], int], mergeable: Collection[int], limit: int) -> list[_Block]:
+    """Cover ``cells`` ((column, row) -> gid) with rectangles of one gid,
+    at most ``limit`` tiles a side (so a block's frames cost at most a
+    chunk's px each): greedily, a run along the row, then down while the
+    rows below repeat it. Gids not in ``mergeable`` (tiles not of the
+    grid's size) are blocks of one."""
+    taken: set[tuple[int, int]] = set()
+    out = []
+    for (x, y), gid in sorted(cells.items(), key=lambda item: (item[0][1], item[0][0])):
+        if (x, y) in taken:
+            continue
+        columns = rows = 1
+        if gid in mergeable:
+            while columns < limit and cells.get((x + columns, y)) == gid and (x + columns, y) not in taken:
+                columns += 1
+            while rows < limit and all(cells.get((x + i, y + rows)) == gid and (x + i, y + rows) not in taken
+                                       for i in range(columns)):
+                rows += 1
+        taken.update((x + i, y + j) for i in range(columns) for j in range(rows))
+        out.append((x, y, columns, rows, gid))
+    return out
+
+
+def _tiled_clip(clip: Animation, columns: int, rows: int) -> Animation:
+    """``clip`` with each frame repeated ``columns`` × ``rows`` times (itself for 1 × 1)."""
+    if columns == rows == 1:
+        return clip
+    frames = []
+    for frame in clip.frames:
+        w, h = frame.get_size()
+        picture = pygame.Surface((columns * w, rows * h), pygame.SRCALPHA)
+        picture.blits([(frame, (x * w, y * h)) for y in range(rows) for x in range(columns)], doreturn=False)
+        frames.append(picture)
+    return Animation(frames, clip.durations)
+
+
+# ----------------------------------------------------------------------------- image layers
+
+
+def _add_image_layer(world: World, tile_map: TileMap, drawn: _Drawn) -> None:
+    """An entity drawing the layer's image at its offset: a Sprite, or
+    TileChunks when the image repeats (Tiled's ``repeatx``/``repeaty``).
+    A layer with no image chosen draws nothing."""
+    image = drawn.layer.image
+    if image is None or 0 in image.get_size():
+        return
+    placement = drawn.placement
+    repeat = (drawn.node.get("repeatx", "0") == "1", drawn.node.get("repeaty", "0") == "1")
+    if any(repeat):
+        entity = world.create_entity(*_repeated(tile_map, image, drawn, repeat))
+    else:
+        entity = world.create_entity(
+            Transform(Vector2(placement.offset)),
+            Sprite(image=image, layer=drawn.draw_layer, parallax=Vector2(placement.parallax),
+                   alpha=placement.opacity))
+    tile_map.image_layers.append(entity)
+
+
+def _repeated(tile_map: TileMap, image: pygame.Surface, drawn: _Drawn,
+              repeat: tuple[bool, bool]) -> tuple[Transform, TileChunks]:
+    """A repeated image as chunks of one image each (made when in view, like
+    a tile layer's). Along a repeated axis the copies run from at or before
+    the map's edge to past its far edge as the layer's parallax shows it
+    (max(1, factor) · the map's size, and one image more), so a camera kept
+    within the map's bounds never sees their end."""
+    placement, size = drawn.placement, image.get_size()
+    origin, counts = [], []
+    for axis in (0, 1):
+        start = placement.offset[axis]
+        count = 1
+        if repeat[axis]:
+            start = start % size[axis] - size[axis]  # in (−size, 0]: the first copy starts at or before the edge
+            reach = max(1.0, placement.parallax[axis]) * tile_map.size[axis] + size[axis]
+            count = math.ceil((reach - start) / size[axis])
+        origin.append(start)
+        counts.append(count)
+    if placement.opacity < 1:
+        image = image.copy()
+        image.set_alpha(round(placement.opacity * 255))
+    chunks = frozenset((column, row) for column in range(counts[0]) for row in range(counts[1]))
+    return (Transform(Vector2(origin)),
+            TileChunks(size, chunks, _Repeat(image), layer=drawn.draw_layer, parallax=Vector2(placement.parallax)))
+
+
+@dataclass(frozen=True)
+class _Repeat:
+    """``painter(column, row)``: the same image for every chunk (a repeated
+    image layer); a class, not a closure, so a World's snapshot keeps it."""
+
+    image: pygame.Surface
+
+    def __call__(self, column: int, row: int) -> pygame.Surface:
+        return self.image
 
 
 # ----------------------------------------------------------------------------- objects

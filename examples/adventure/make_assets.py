@@ -12,6 +12,7 @@ from elsewhere. Run it again after changing it:
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import random
@@ -43,12 +44,17 @@ SKIN, HAIR, TUNIC, TUNIC_DARK, BOOTS, EYE = (246, 196, 150), (120, 66, 36), (60,
     (90, 56, 40), (30, 30, 50)
 SLIME, SLIME_LIGHT, SLIME_DARK = (150, 60, 190), (200, 130, 230), (96, 34, 128)
 GOLD, GOLD_LIGHT, GOLD_DARK = (250, 200, 50), (255, 240, 150), (196, 140, 30)
+WATER, WATER_LIGHT, WATER_DARK, FOAM = (64, 140, 220), (120, 186, 240), (44, 104, 186), (228, 244, 255)
 
-#: Tile ids of the tileset (8 columns; id = row · 8 + column).
+#: Tile ids of the tileset (8 columns; id = row · 8 + column). T_WATER is animated: it shows
+#: WATER_FRAMES in turn, WATER_MS each (the tileset's <animation>); T_WATER_DEEP lies under it.
 T_GRASS, T_GRASS_LEFT, T_GRASS_RIGHT, T_DIRT, T_BRICK, T_STONE, T_GRASS_ONE, T_CRATE = range(8)
 T_BUSH_LEFT, T_BUSH_RIGHT, T_FLOWER_RED, T_FLOWER_YELLOW, T_TALL_GRASS, T_ROCK, T_MUSHROOM, T_SIGN = range(8, 16)
 T_CLOUD_LEFT, T_CLOUD_MID, T_CLOUD_RIGHT, T_HILL_LEFT, T_HILL, T_HILL_RIGHT, T_HILL_TOP, T_TRUNK = range(16, 24)
 T_LEAVES_TL, T_LEAVES_TR, T_LEAVES_BL, T_LEAVES_BR, T_FENCE = range(24, 29)
+T_WATER, T_WATER_2, T_WATER_3, T_WATER_4, T_WATER_DEEP = range(32, 37)
+WATER_FRAMES, WATER_MS = (T_WATER, T_WATER_2, T_WATER_3, T_WATER_4), 150
+TILESET_ROWS = 5
 SOLID_TILES = {T_GRASS, T_GRASS_LEFT, T_GRASS_RIGHT, T_DIRT, T_BRICK, T_STONE, T_GRASS_ONE, T_CRATE}
 
 
@@ -181,7 +187,7 @@ def leaves(tile: pygame.Surface, corner: int) -> None:
     speckle(tile, tile.get_rect(), (GRASS_LIGHT,), 6, random.Random(corner))
     for x in range(TILE):  # keep the speckles inside the crown
         for y in range(TILE):
-            if tile.get_at((x, y))[:3] == GRASS_LIGHT and math.hypot(x - cx, y - cy) > 12:
+            if tuple(tile.get_at((x, y)))[:3] == GRASS_LIGHT and math.hypot(x - cx, y - cy) > 12:
                 tile.set_at((x, y), (0, 0, 0, 0))
 
 
@@ -193,9 +199,28 @@ def fence(tile: pygame.Surface) -> None:
     tile.fill((210, 170, 120), (0, 12, TILE, 2))
 
 
+def water_frame(tile: pygame.Surface, rng: random.Random, phase: int) -> None:
+    """The water's surface, frame ``phase`` of 4: a swell one tile long
+    travelling 4 px right a frame (so the frames loop, and tiles side by
+    side join), foam on the crests, glints drifting under them."""
+    for x in range(TILE):
+        crest = 4 + round(1.5 * math.sin(2 * math.pi * (x - 4 * phase) / TILE))
+        tile.fill(WATER, (x, crest, 1, TILE - crest))
+        tile.fill(FOAM if crest <= 3 else WATER_LIGHT, (x, crest, 1, 1))
+    for x, y in ((2, 9), (9, 12), (13, 8)):
+        tile.fill(WATER_LIGHT, ((x + 2 * phase) % (TILE - 2), y, 2, 1))
+    tile.fill(WATER_DARK, (0, TILE - 2, TILE, 2))
+
+
+def deep_water(tile: pygame.Surface, rng: random.Random) -> None:
+    """Still water under the surface."""
+    tile.fill(WATER_DARK)
+    speckle(tile, tile.get_rect(), (WATER,), 12, rng)
+
+
 def make_tileset() -> pygame.Surface:
-    """The 8×4 tileset, 16 px tiles, no margin or spacing."""
-    sheet = pygame.Surface((8 * TILE, 4 * TILE), pygame.SRCALPHA)
+    """The 8×5 tileset, 16 px tiles, no margin or spacing."""
+    sheet = pygame.Surface((8 * TILE, TILESET_ROWS * TILE), pygame.SRCALPHA)
     painters: dict[int, Callable[[pygame.Surface, random.Random], None]] = {
         T_GRASS: lambda t, r: grass_top(t, r, False, False),
         T_GRASS_LEFT: lambda t, r: grass_top(t, r, True, False),
@@ -212,7 +237,10 @@ def make_tileset() -> pygame.Surface:
         T_TRUNK: lambda t, r: trunk(t), T_LEAVES_TL: lambda t, r: leaves(t, 0),
         T_LEAVES_TR: lambda t, r: leaves(t, 1), T_LEAVES_BL: lambda t, r: leaves(t, 2),
         T_LEAVES_BR: lambda t, r: leaves(t, 3), T_FENCE: lambda t, r: fence(t),
+        T_WATER_DEEP: deep_water,
     }
+    for phase, tile_id in enumerate(WATER_FRAMES):
+        painters[tile_id] = functools.partial(water_frame, phase=phase)
     for tile_id, paint in painters.items():
         tile = pygame.Surface((TILE, TILE), pygame.SRCALPHA)
         paint(tile, random.Random(tile_id))
@@ -401,6 +429,9 @@ def music() -> list[float]:
 # --- The level ----------------------------------------------------------------
 
 WIDTH, HEIGHT = 160, 28  # tiles
+WATER_ROW = 26  # the water's surface in the pits (tiles from the top); deep water below it
+#: Tiled layer attributes by layer name: the background (hills, clouds) scrolls at half the camera's speed.
+LAYER_ATTRIBUTES = {"background": {"parallaxx": "0.5"}}
 LEVEL_PROPERTIES = {"title": ("string", "Green Hill Run"), "lives": ("int", "3"),
                     "music": ("file", "music.wav")}
 
@@ -489,6 +520,11 @@ def layout() -> tuple[list[list[int]], list[list[int]], list[list[int]], list[li
         back[top][x] = T_HILL_TOP if step == 0 else (T_HILL_LEFT if step > 0 else T_HILL_RIGHT)
         for y in range(top + 1, HEIGHT):
             back[y][x] = T_HILL
+    for x in range(WIDTH):  # water at the bottom of every pit: decoration, it does not collide
+        if not any(solid[y][x] for y in range(WATER_ROW, HEIGHT)):
+            decor[WATER_ROW][x] = T_WATER
+            for y in range(WATER_ROW + 1, HEIGHT):
+                decor[y][x] = T_WATER_DEEP
     objects = level_objects(surface)
     return ground, decor, back, front, objects
 
@@ -527,8 +563,11 @@ def csv(rows: list[list[int]]) -> str:
 
 
 def tmx(layers: list[tuple[str, list[list[int]], dict[str, tuple[str, str]]]],
-        objects: list[dict[str, object]], properties: dict[str, tuple[str, str]] | None = None) -> str:
-    """A Tiled 1.10 map of these layers (rows of tile ids) and objects that uses tileset.tsx."""
+        objects: list[dict[str, object]], properties: dict[str, tuple[str, str]] | None = None,
+        layer_attributes: dict[str, dict[str, str]] | None = None) -> str:
+    """A Tiled 1.10 map of these layers (rows of tile ids; ``layer_attributes``
+    adds XML attributes to the layers it names, e.g. ``parallaxx``) and
+    objects that uses tileset.tsx."""
     width, height = len(layers[0][1][0]), len(layers[0][1])
 
     def block(values: dict[str, tuple[str, str]], indent: str) -> str:
@@ -545,7 +584,8 @@ def tmx(layers: list[tuple[str, list[list[int]], dict[str, tuple[str, str]]]],
            block(properties or {}, " "),
            ' <tileset firstgid="1" source="tileset.tsx"/>\n']
     for index, (name, rows, layer_properties) in enumerate(layers, start=1):
-        out.append(f' <layer id="{index}" name="{name}" width="{width}" height="{height}">\n')
+        extra = "".join(f" {key}={quoteattr(value)}" for key, value in (layer_attributes or {}).get(name, {}).items())
+        out.append(f' <layer id="{index}" name="{name}" width="{width}" height="{height}"{extra}>\n')
         out.append(block(layer_properties, "  "))
         out.append(f'  <data encoding="csv">\n{csv(rows)}\n</data>\n </layer>\n')
     out.append(f' <objectgroup id="{len(layers) + 1}" name="objects">\n')
@@ -562,13 +602,15 @@ def tmx(layers: list[tuple[str, list[list[int]], dict[str, tuple[str, str]]]],
 
 
 def tsx() -> str:
-    """The external tileset: the image and which tiles are solid."""
+    """The external tileset: the image, which tiles are solid, and the water's animation."""
     tiles = "".join(f' <tile id="{i}">\n  <properties>\n   <property name="solid" type="bool" value="true"/>\n'
                     f'  </properties>\n </tile>\n' for i in sorted(SOLID_TILES))
+    frames = "".join(f'   <frame tileid="{i}" duration="{WATER_MS}"/>\n' for i in WATER_FRAMES)
+    tiles += f' <tile id="{T_WATER}">\n  <animation>\n{frames}  </animation>\n </tile>\n'
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<tileset version="1.10" tiledversion="1.10.2" name="hills" tilewidth="{TILE}" '
-            f'tileheight="{TILE}" tilecount="32" columns="8">\n'
-            f' <image source="tileset.png" width="{8 * TILE}" height="{4 * TILE}"/>\n{tiles}</tileset>\n')
+            f'tileheight="{TILE}" tilecount="{8 * TILESET_ROWS}" columns="8">\n'
+            f' <image source="tileset.png" width="{8 * TILE}" height="{TILESET_ROWS * TILE}"/>\n{tiles}</tileset>\n')
 
 
 def main() -> None:
@@ -587,7 +629,7 @@ def main() -> None:
     (ASSETS / "tileset.tsx").write_text(tsx())
     layers = [("background", back, {}), ("ground", ground, {}), ("decoration", decor, {}),
               ("foreground", front, {"draw_layer": ("int", "10")})]
-    (ASSETS / "level.tmx").write_text(tmx(layers, objects, LEVEL_PROPERTIES))
+    (ASSETS / "level.tmx").write_text(tmx(layers, objects, LEVEL_PROPERTIES, LAYER_ATTRIBUTES))
     print(f"wrote {len(list(ASSETS.iterdir()))} files to {ASSETS}")
 
 
