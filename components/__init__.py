@@ -6,8 +6,10 @@ import os
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from components.animation import Animation, Animator
+from components.bitmap_font import BitmapFont
 from components.collider import Collider, ColliderType, Shape
 from components.layers import ALL, Side
+from components.particles import Emitter
 from components.physics import Physics
 from components.sprite import Sprite, TileChunks
 from components.text import Text
@@ -16,6 +18,6 @@ from components.transform import Transform
 from components.tween import Tween, Tweens
 
 __all__ = [
-    "ALL", "Animation", "Animator", "Collider", "ColliderType", "Physics", "Shape", "Side", "Sprite", "Text",
-    "TileChunks", "Touching", "Transform", "Tween", "Tweens",
+    "ALL", "Animation", "Animator", "BitmapFont", "Collider", "ColliderType", "Emitter", "Physics", "Shape",
+    "Side", "Sprite", "Text", "TileChunks", "Touching", "Transform", "Tween", "Tweens",
 ]

@@ -18,11 +18,14 @@ __all__ = [
     "MAX_FRAME_DURATION",
     "MAX_GRAVITY_SCALE",
     "MAX_MASS",
+    "MAX_PARALLAX",
+    "MAX_PARTICLES",
     "MAX_PLAYBACK_SPEED",
     "MAX_SCREEN_COORDINATE",
     "MAX_SHAKE",
     "MAX_SIZE",
     "MAX_SPEED",
+    "MAX_SPRITE_SCALE",
     "MAX_STEP",
     "MAX_TEXT_LENGTH",
     "MAX_TEXT_PIXELS",
@@ -107,3 +110,14 @@ MAX_FRAME_DURATION = 1e6
 
 #: An Animator plays at a speed in [0, 1,000].
 MAX_PLAYBACK_SPEED = 1e3
+
+#: A Sprite is drawn at most 1,000 times its size (its box, not the image,
+#: bounds the work: only what lands on screen is drawn).
+MAX_SPRITE_SCALE = 1e3
+
+#: Parallax scroll factors are in [0, 100]: 0 fixed to the screen, 1 the
+#: world, above 1 in front of it (foreground leaves).
+MAX_PARALLAX = 100.0
+
+#: An Emitter keeps at most a million live particles (48 MB of arrays).
+MAX_PARTICLES = 1_000_000

@@ -9,7 +9,10 @@ from typing import TYPE_CHECKING, ClassVar
 import pygame
 from pygame import Vector2
 
-from components._checks import Check, Validated, VectorLike, any_bool, finite_vector, non_negative_size
+from components import limits
+from components._checks import (
+    Check, Validated, VectorLike, any_bool, finite_number, finite_vector, non_negative_size, number_in,
+)
 
 __all__ = ["Sprite", "TileChunks"]
 
@@ -28,6 +31,23 @@ def _image(name: str, value: object) -> pygame.Surface | None:
     if value is not None and not isinstance(value, pygame.Surface):
         raise ValueError(f"{name} must be a pygame.Surface or None, got {value!r}")
     return value
+
+
+def _tint(name: str, value: object) -> tuple[int, int, int] | None:
+    if value is None:
+        return None
+    if (not isinstance(value, (tuple, list, pygame.Color)) or len(value) != 3
+            or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)):
+        raise ValueError(f"{name} must be (r, g, b) ints in 0..255 or None, got {value!r}")
+    return (value[0], value[1], value[2])
+
+
+def _parallax(name: str, value: object) -> Vector2:
+    factors = finite_vector(name, value)
+    for axis in ("x", "y"):
+        if not 0 <= getattr(factors, axis) <= limits.MAX_PARALLAX:
+            raise ValueError(f"{name}.{axis} must be in [0, {limits.MAX_PARALLAX:g}], got {getattr(factors, axis)!r}")
+    return factors
 
 
 def _size(name: str, value: object) -> Vector2 | None:
@@ -53,6 +73,14 @@ class Sprite(Validated):
     - ``visible``: False skips drawing.
     - ``flip_x`` / ``flip_y``: mirror the image left-right (a character
       facing the other way) / upside down.
+    - ``angle``: degrees, clockwise on screen, about the centre of the box.
+    - ``scale``: in [0, 1000], about the centre of the box (2.0 doubles it).
+    - ``alpha``: opacity in [0, 1] (0 invisible, 1 opaque).
+    - ``tint``: (r, g, b) 0..255 the image's colours are multiplied by
+      (white leaves them, red keeps only their red), or None.
+    - ``parallax``: (x, y) scroll factors: how much of the camera's motion
+      moves the sprite on screen; (1, 1) as the world, (0.5, 0.5) distant
+      hills at half speed, (0, 0) fixed to the screen. In [0, 100] each.
 
     Every field is checked when set, at construction and later alike.
     """
@@ -65,6 +93,11 @@ class Sprite(Validated):
     visible: bool = True
     flip_x: bool = False
     flip_y: bool = False
+    angle: float = 0.0
+    scale: float = 1.0
+    alpha: float = 1.0
+    tint: tuple[int, int, int] | None = None
+    parallax: Vector2 = field(default_factory=lambda: Vector2(1, 1))
 
     _checks: ClassVar[dict[str, Check]] = {
         "color": _color,
@@ -75,12 +108,24 @@ class Sprite(Validated):
         "visible": any_bool,
         "flip_x": any_bool,
         "flip_y": any_bool,
+        "angle": finite_number,
+        "scale": number_in(0.0, limits.MAX_SPRITE_SCALE),
+        "alpha": number_in(0.0, 1.0),
+        "tint": _tint,
+        "parallax": _parallax,
     }
 
     if TYPE_CHECKING:  # the dataclass's __init__ as type checkers should see it: pairs are converted
         def __init__(self, color: tuple[int, ...] = ..., image: pygame.Surface | None = ...,
                      size: VectorLike | None = ..., offset: VectorLike = ..., layer: int = ...,
-                     visible: bool = ..., flip_x: bool = ..., flip_y: bool = ...) -> None: ...
+                     visible: bool = ..., flip_x: bool = ..., flip_y: bool = ..., angle: float = ...,
+                     scale: float = ..., alpha: float = ..., tint: tuple[int, int, int] | None = ...,
+                     parallax: VectorLike = ...) -> None: ...
+
+    @property
+    def transformed(self) -> bool:
+        """Whether it is drawn turned, scaled, faded or tinted (drawn through a transformed copy)."""
+        return self.angle % 360 != 0 or self.scale != 1 or self.alpha != 1 or self.tint is not None
 
 
 def _chunk_size(name: str, value: object) -> tuple[int, int]:
@@ -116,7 +161,7 @@ class TileChunks(Validated):
     - ``render``: ``render(column, row)`` returns chunk (column, row)'s image
       (of ``chunk_size`` or smaller at the grid's edges); called by the
       renderer the first time the chunk is in view after it was let go.
-    - ``layer``, ``visible``: as for ``Sprite``.
+    - ``layer``, ``visible``, ``parallax``: as for ``Sprite``.
     - ``images``: the chunk images made and kept now, by (column, row)
       (the renderer fills and empties it). Zoomed out, a chunk is kept
       reduced (its full-size image is not kept): see ``details``.
@@ -131,6 +176,7 @@ class TileChunks(Validated):
     visible: bool = True
     images: dict[tuple[int, int], pygame.Surface] = field(default_factory=dict)
     details: dict[tuple[int, int], tuple[int, int, int]] = field(default_factory=dict)
+    parallax: Vector2 = field(default_factory=lambda: Vector2(1, 1))
 
     _checks: ClassVar[dict[str, Check]] = {
         "chunk_size": _chunk_size,
@@ -138,14 +184,15 @@ class TileChunks(Validated):
         "render": _render,
         "layer": _layer,
         "visible": any_bool,
+        "parallax": _parallax,
     }
 
     # The chunk images are a cache the renderer remakes: a snapshot (pickle) keeps what to draw, not them.
     def __getstate__(self) -> tuple[object, ...]:
-        return self.chunk_size, self.chunks, self.render, self.layer, self.visible
+        return self.chunk_size, self.chunks, self.render, self.layer, self.visible, self.parallax
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
-        for name, value in zip(("chunk_size", "chunks", "render", "layer", "visible"), state):
+        for name, value in zip(("chunk_size", "chunks", "render", "layer", "visible", "parallax"), state):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "images", {})
         object.__setattr__(self, "details", {})

@@ -7,6 +7,7 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import pygame
 
@@ -16,6 +17,7 @@ from ecs.input import Input
 from ecs.memory import freeze_loaded
 from ecs.scene import DrawSystem, Scene
 from ecs.timestep import FixedTimestep
+from ecs.transitions import Transition
 from ecs.world import World
 from systems.game.camera import Camera
 from systems.game.debug import DebugOverlay
@@ -23,6 +25,27 @@ from systems.game.render import RenderSystem
 from systems.physics._kernels import background as kernels  # ("background" is the colour argument)
 
 __all__ = ["Game", "DrawSystem"]
+
+# A change of the stack; given a list, it puts the scene leaving the stack
+# there instead of calling its ``exit`` (a transition calls it at its end).
+_Change = Callable[[list[Scene] | None], None]
+
+
+@dataclass
+class _Playing:
+    """A transition being played: ``before`` is the stack as it was (drawn
+    as the old view), ``leaving`` the scenes taken off it, to exit at the end."""
+
+    transition: Transition
+    before: list[Scene]
+    leaving: list[Scene]
+    steps: int  # the transition's length in fixed steps
+    done: int = 0  # steps played
+
+    def fraction(self, alpha: float) -> float:
+        """How far it has played (0 to 1), ``alpha`` of the way from the step
+        before the last to the last, as scenes are drawn."""
+        return min(1.0, max(0.0, self.done - 1 + alpha) / self.steps)
 
 
 class Game:
@@ -46,13 +69,33 @@ class Game:
     Game is headless (many Games in one process each draw into their own;
     learning environments are made this way). ``advance`` runs one physics
     step without drawing and ``draw`` draws the scenes as the last step left
-    them, for code that steps a Game itself. ``debug_key`` (F1) toggles the debug overlay; ``debug``
+    them, for code that steps a Game itself.
+
+    ``push``, ``pop`` and ``replace`` take a ``transition`` (``Fade``,
+    ``CrossFade``, ``Slide`` of ``ecs.transitions``), played on the fixed
+    step for ``transition.count_steps(step)`` steps. The stack changes at
+    once (``scene`` is the new top) and the hooks are called as without a
+    transition, except that the scene leaving the stack (popped or
+    replaced) is drawn until the end and its ``exit`` is called only then.
+    ``push``: the covered ``pause``, the new ``enter``; ``replace``: the new
+    ``enter`` ... the old ``exit``; ``pop``: the uncovered ``resume`` ... the
+    popped ``exit``. Meanwhile the old scenes are frozen and the new top
+    steps only if its ``steps_in_transitions`` is True (a loading screen;
+    by default a level starts when it is fully shown). Input goes to nobody:
+    the new top hears no keys until the end, when it starts from what is
+    down then. A change asked for while a transition plays waits for its
+    end (after the ``exit``), then happens, with its own transition if it
+    has one; so do the changes queued after it. ``transition`` is the one
+    playing, or None. Popping the last scene with a transition ends ``run``
+    at the transition's end.
+
+    ``debug_key`` (F1) toggles the debug overlay; ``debug``
     starts it shown. ``clock`` (seconds, monotonic) can be replaced, e.g. by
     a fake in tests. ``fps`` is the frames ``run`` began in the last second
     over the real time they took; the clock runs on between calls of ``run``.
 
     At the end of the frame in which a scene pushed or swapped in takes its
-    first step (a loading point: the scene is built and the compiled
+    first step after any transition (a loading point: the scene is built and the compiled
     kernels are loaded), the Game collects garbage and freezes what is
     alive (``ecs.freeze_loaded``), so the collector's full passes during
     play walk only what was made since (without it, about 55 ms every few
@@ -103,13 +146,15 @@ class Game:
             pygame.display.init()
             screen = pygame.display.set_mode(size)
             pygame.display.set_caption(title)
+            pygame.joystick.init()  # SDL reports gamepads (JOY... events) only once this is up
         self.screen = screen
         self.timestep = FixedTimestep(step, max_steps_per_frame)
         self.background = background
         self.clock = clock or time.perf_counter
         self.scenes: list[Scene] = []
-        self._devices = Input()  # what is down on the real keyboard and mouse
+        self._devices = Input()  # what is down on the real keyboard, mouse and gamepads
         self._pending: list[Callable[[], None]] = []
+        self._transition: _Playing | None = None
         self._stepping = False
         self.running = False
         self.frames = 0
@@ -164,30 +209,41 @@ class Game:
         100, text 50, so overlays and HUDs go below)."""
         self.scene.add_draw_system(system, priority)
 
-    def push(self, scene: Scene) -> None:
-        """Put ``scene`` on top: the scene below pauses (``pause``), the new one enters."""
-        if not isinstance(scene, Scene):
-            raise ValueError(f"scene must be a Scene, got {scene!r}")
-        self._change(lambda: self._push(scene))
+    @property
+    def transition(self) -> Transition | None:
+        """The transition playing, or None."""
+        return None if self._transition is None else self._transition.transition
 
-    def pop(self) -> None:
+    def push(self, scene: Scene, transition: Transition | None = None) -> None:
+        """Put ``scene`` on top: the scene below pauses (``pause``), the new one
+        enters; through ``transition`` if given."""
+        _check_scene(scene)
+        _check_transition(transition)
+        self._change(lambda leaving: self._push(scene), transition)
+
+    def pop(self, transition: Transition | None = None) -> None:
         """Remove the top scene (``exit``); the one below resumes. Popping the
-        last scene ends ``run``."""
+        last scene ends ``run``. Through ``transition`` if given."""
         if not self.scenes:
             raise RuntimeError("the scene stack is empty")
-        self._change(self._pop)
+        _check_transition(transition)
+        self._change(lambda leaving: self._pop(leaving=leaving), transition)
 
-    def replace(self, scene: Scene) -> None:
-        """Swap the top scene for ``scene`` (the old one exits, the new one enters)."""
-        if not isinstance(scene, Scene):
-            raise ValueError(f"scene must be a Scene, got {scene!r}")
-        self._change(lambda: self._swap(scene))
+    def replace(self, scene: Scene, transition: Transition | None = None) -> None:
+        """Swap the top scene for ``scene`` (the old one exits, the new one
+        enters); through ``transition`` if given."""
+        _check_scene(scene)
+        _check_transition(transition)
+        self._change(lambda leaving: self._swap(scene, leaving), transition)
 
-    def _change(self, change: Callable[[], None]) -> None:
-        """Queue ``change``; outside a step, apply it now (after any left
-        queued by a step that Ctrl-C stopped, in the order asked)."""
-        self._pending.append(change)
-        if not self._stepping:  # never pull the world out from under its own step
+    def _change(self, change: _Change, transition: Transition | None = None) -> None:
+        """Queue ``change``; outside a step and a transition, apply it now
+        (after any left queued by a step that Ctrl-C stopped, in the order asked)."""
+        if transition is None:
+            self._pending.append(lambda: change(None))
+        else:
+            self._pending.append(lambda: self._begin(change, transition))
+        if not self._stepping and self._transition is None:  # never pull the world out from under its own step
             _raise_first(None, self._apply_pending())
 
     def _push(self, scene: Scene, cover: bool = True) -> None:
@@ -200,26 +256,60 @@ class Game:
         self._hand_input_to(scene)
         scene.enter()
 
-    def _pop(self, resume: bool = True) -> None:
+    def _pop(self, resume: bool = True, leaving: list[Scene] | None = None) -> None:
+        """Take the top scene off; it exits now, or is put in ``leaving`` to exit later."""
         if not self.scenes:
             return
         scene = self.scenes.pop()
-        scene.exit()
-        scene._game = None
+        if leaving is None:
+            scene.exit()
+            scene._game = None
+        else:
+            leaving.append(scene)
         if self.scenes and resume:
             self._hand_input_to(self.scenes[-1])
             self.scenes[-1].resume()
-        elif not self.scenes and resume:
+        elif not self.scenes and resume and leaving is None:
             self.running = False
 
-    def _swap(self, scene: Scene) -> None:
-        self._pop(resume=False)
+    def _swap(self, scene: Scene, leaving: list[Scene] | None = None) -> None:
+        self._pop(resume=False, leaving=leaving)
         self._push(scene, cover=False)
+
+    def _begin(self, change: _Change, transition: Transition) -> None:
+        """Start playing ``transition`` from the stack as it is, then make
+        ``change`` (changes its hooks ask for wait for the end)."""
+        playing = _Playing(transition, list(self.scenes), [], transition.count_steps(self.timestep.step))
+        self._transition = playing
+        try:
+            change(playing.leaving)
+        finally:
+            if self.scenes:  # input goes to nobody: the new top hears nothing until the end
+                self.scenes[-1].input.reset((), (), self._devices.mouse_position)
+
+    def _end_transition(self) -> list[Exception]:
+        """The transition is over: the scenes that left the stack exit, the
+        top starts from what is down now; return the exits that raised."""
+        playing, self._transition = self._transition, None
+        failures: list[Exception] = []
+        for scene in playing.leaving if playing is not None else ():
+            try:
+                scene.exit()
+            except Exception as error:
+                failures.append(error)
+            finally:
+                scene._game = None
+        if self.scenes:
+            self._hand_input_to(self.scenes[-1])
+        else:
+            self.running = False  # the last scene was popped
+        return failures
 
     def _hand_input_to(self, scene: Scene) -> None:
         """A scene coming to the top starts from what is down now: keys
         released while it was covered must not stay held."""
-        scene.input.reset(self._devices.held, self._devices.mouse_buttons, self._devices.mouse_position)
+        scene.input.reset(self._devices.held, self._devices.mouse_buttons, self._devices.mouse_position,
+                          pads=self._devices)
 
     def frame(self, elapsed: float, alpha: float | None = None) -> int:
         """Run one frame worth ``elapsed`` seconds; return physics steps run.
@@ -233,18 +323,18 @@ class Game:
             if event.type == pygame.KEYDOWN and event.key == self.debug_key:
                 self.debug.visible = not self.debug.visible
             self._devices.handle(event)
-            if self.scenes:
+            if self.scenes and self._transition is None:  # during a transition input goes to nobody
                 self.scene.input.handle(event)
         timings: dict[str, float] = {}
         steps = self.timestep.advance(elapsed)
         for _ in range(steps):
-            if not self.scenes:
+            if not self._busy():
                 break
             self._step(timings)
         self._devices.end_step()
         if alpha is None:
             alpha = self.timestep.alpha
-        if self.scenes:
+        if self._busy():
             self._draw(alpha, timings)
         self.frame_timings = timings
         self.frames += 1
@@ -256,8 +346,13 @@ class Game:
         self._loaded = False
         return steps
 
+    def _busy(self) -> bool:
+        """Whether there is anything to step and draw: a scene or a transition."""
+        return bool(self.scenes) or self._transition is not None
+
     def _step(self, timings: dict[str, float]) -> None:
-        """One physics step of the top scene, then the scene changes it asked
+        """One physics step of the top scene (unless a transition holds it),
+        then one of the transition playing, then the scene changes asked
         for, in order.
 
         The changes are applied also when the step raised an ``Exception``
@@ -269,6 +364,21 @@ class Game:
         untouched and leaves its changes queued, applied after the next step
         (or with the next change asked for outside a step).
         """
+        failed: Exception | None = None
+        if self.scenes and (self._transition is None or self.scene.steps_in_transitions):
+            failed = self._update_top(timings)
+        else:
+            self.steps += 1
+        failures: list[Exception] = []
+        playing = self._transition
+        if playing is not None:
+            playing.done += 1
+            if playing.done >= playing.steps:
+                failures = self._end_transition()
+        _raise_first(failed, failures + self._apply_pending())
+
+    def _update_top(self, timings: dict[str, float]) -> Exception | None:
+        """Step the top scene; return the ``Exception`` it raised, if any."""
         scene = self.scene
         self._stepping = True
         failed: Exception | None = None
@@ -282,17 +392,22 @@ class Game:
             scene.input.end_step()
             for name, ms in scene.world.timings.items():
                 timings[name] = timings.get(name, 0.0) + ms
-            self._loaded, self._entered = self._loaded or self._entered, False
-        _raise_first(failed, self._apply_pending())
+            if self._transition is None:  # a loading point once the scenes it replaced are gone
+                self._loaded, self._entered = self._loaded or self._entered, False
+        return failed
 
     def _apply_pending(self) -> list[Exception]:
         """Apply the queued scene changes in order, each even if one before
         it raised an ``Exception``; return those raised. A change asked for
         by one of them (in a scene's ``enter``) is applied at once, as
-        outside a step; a ``KeyboardInterrupt`` leaves the rest queued."""
+        outside a step; a ``KeyboardInterrupt`` leaves the rest queued, and
+        so does a change starting a transition."""
         pending, self._pending = self._pending, []
         failures: list[Exception] = []
         for index, change in enumerate(pending):
+            if self._transition is not None:  # one started: the rest wait for its end,
+                self._pending.extend(pending[index:])  # after any its hooks asked for
+                break
             try:
                 change()
             except Exception as error:
@@ -303,16 +418,17 @@ class Game:
         return failures
 
     def _draw(self, alpha: float, timings: dict[str, float]) -> None:
-        """The top scene and, under transparent scenes, the frozen ones below
-        (drawn as their last step left them), then the debug overlay."""
-        bottom = len(self.scenes) - 1
-        while bottom > 0 and self.scenes[bottom].transparent:
-            bottom -= 1
-        shown = self.scenes[bottom:]
-        self.screen.fill(shown[0].background or self.background)
-        for scene in shown:
-            scene.draw(self.screen, alpha if scene is shown[-1] else 1.0, timings)
-        self.debug.world = self.world
+        """The scenes (through the transition playing, if any), then the debug overlay."""
+        playing = self._transition
+        if playing is None:
+            self._draw_scenes(self.screen, self.scenes, alpha, timings)
+        else:  # both sides as their last steps left them
+            before, after = playing.before, list(self.scenes)
+            playing.transition.draw(self.screen, playing.transition.eased(playing.fraction(alpha)),
+                                    lambda surface: self._draw_scenes(surface, before, 1.0, timings),
+                                    lambda surface: self._draw_scenes(surface, after, 1.0, timings))
+        if self.scenes:
+            self.debug.world = self.world
         start = time.perf_counter()
         self.debug.process(self.screen, alpha)
         timings["DebugOverlay"] = (time.perf_counter() - start) * 1000
@@ -321,20 +437,32 @@ class Game:
         if self._window:
             pygame.display.flip()
 
+    def _draw_scenes(self, surface: pygame.Surface, scenes: list[Scene], alpha: float,
+                     timings: dict[str, float]) -> None:
+        """The top one of ``scenes`` and, under transparent ones, the frozen
+        ones below (drawn as their last step left them) into ``surface``."""
+        bottom = max(0, len(scenes) - 1)
+        while bottom > 0 and scenes[bottom].transparent:
+            bottom -= 1
+        shown = scenes[bottom:]
+        surface.fill((shown[0].background if shown else None) or self.background)
+        for scene in shown:
+            scene.draw(surface, alpha if scene is shown[-1] else 1.0, timings)
+
     def advance(self) -> None:
         """One physics step (``step`` seconds) of the top scene, then the scene
         changes it asked for; no events are read and nothing is drawn. The
         top scene's ``input`` is what its caller made it (``Input.hold``)
         and forgets its presses after the step, as in ``frame``."""
         timings: dict[str, float] = {}
-        if self.scenes:
+        if self._busy():
             self._step(timings)
         self.frame_timings = timings
 
     def draw(self, alpha: float = 1.0) -> None:
         """Draw the scenes into ``screen`` (and show it, in a window), ``alpha``
         in [0, 1] of the way from the step before the last to the last."""
-        if self.scenes:
+        if self._busy():
             self._draw(alpha, self.frame_timings)
 
     def _draw_notice(self) -> None:
@@ -365,7 +493,7 @@ class Game:
         Headless, each frame is exactly one physics step and is drawn as the
         step left it, so the screenshot shows the state after the last step.
         """
-        self.running = bool(self.scenes)
+        self.running = self._busy()
         end = None if frames is None else self.frames + frames
         while self.running and (end is None or self.frames < end):
             if not self.headless:
@@ -409,6 +537,16 @@ class Game:
         if self._froze:
             gc.unfreeze()
             self._froze = False
+
+
+def _check_scene(scene: object) -> None:
+    if not isinstance(scene, Scene):
+        raise ValueError(f"scene must be a Scene, got {scene!r}")
+
+
+def _check_transition(transition: object) -> None:
+    if transition is not None and not isinstance(transition, Transition):
+        raise ValueError(f"transition must be a Transition (Fade, CrossFade, Slide) or None, got {transition!r}")
 
 
 def _raise_first(error: Exception | None, failures: list[Exception]) -> None:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from typing import Protocol
 
 import pygame
 
 from ecs.input import Input
+from ecs.transitions import Transition
 from ecs.world import World
 from systems.game.animation import ANIMATION_PRIORITY, AnimationSystem
-from systems.game.camera import CAMERA_PRIORITY, Camera, CameraSystem
+from systems.game.camera import CAMERA_PRIORITY, Camera, CameraSystem, Views, draw_overlay
 from systems.game.debug import Gizmos
 from systems.game.render import RenderSystem
+from systems.game.particles import PARTICLE_PRIORITY, ParticleRenderer, ParticleSystem
 from systems.game.text import TextSystem
 from systems.game.timers import TIMER_PRIORITY, TimerSystem, Timers
 from systems.game.tween import TWEEN_PRIORITY, TweenSystem
@@ -40,14 +43,18 @@ class SceneStack(Protocol):
     frames: int
     steps: int
 
-    def push(self, scene: Scene) -> None:
+    def push(self, scene: Scene, transition: Transition | None = None) -> None:
         """Put ``scene`` on top of the stack (it enters; the one below pauses)."""
 
-    def pop(self) -> None:
+    def pop(self, transition: Transition | None = None) -> None:
         """Take the top scene off (it exits; the one below resumes)."""
 
-    def replace(self, scene: Scene) -> None:
+    def replace(self, scene: Scene, transition: Transition | None = None) -> None:
         """Swap the top scene for ``scene``."""
+
+    @property
+    def transition(self) -> Transition | None:
+        """The transition playing, or None."""
 
 
 class Scene:
@@ -59,8 +66,13 @@ class Scene:
     pause menu over the level). Each scene's World gets an ``Input``, a
     ``Camera``, a ``Timers`` (also ``scene.input``, ``scene.camera``,
     ``scene.timers``) and a ``Gizmos`` resource (debug lines for the
-    overlay), and the Timer, Tween, Animation and Camera systems; its draw systems start with the sprite
-    renderer (priority 100) and the text system (50).
+    overlay), and the Timer, Tween, Particle, Animation and Camera systems;
+    its draw systems start with the sprite renderer (priority 100), the
+    particle renderer (75) and the text system (50).
+
+    ``area`` (x, y, w, h screen px, or None: the whole screen) is where the
+    main view and its HUD are drawn; ``add_view`` draws more views of the
+    world (split screen, a minimap).
 
     Subclass it and override the hooks: ``enter`` (pushed; build the world
     here, ``self.game`` is set), ``exit`` (popped or replaced), ``pause``
@@ -68,9 +80,16 @@ class Scene:
     ``update(dt)`` (one physics step of ``dt`` seconds; by default it steps
     the World). ``background`` (r, g, b) fills the screen under the scene,
     None uses the Game's.
+
+    A change made with a transition (``game.replace(level, Fade(0.5))``)
+    calls ``enter``, ``pause`` and ``resume`` at its start and the leaving
+    scene's ``exit`` at its end (see ``Game``). While it plays the new top
+    scene is frozen, unless ``steps_in_transitions`` is True (a loading
+    screen, a live title); either way it hears no input until the end.
     """
 
     transparent = False
+    steps_in_transitions = False
 
     def __init__(self, world: World | None = None, *, background: tuple[int, int, int] | None = None) -> None:
         self.world = world if world is not None else World()
@@ -79,16 +98,24 @@ class Scene:
         self.world.insert_resource(self.input)
         self.world.insert_resource(self.camera)
         self.world.insert_resource(Gizmos())
+        self.views = Views()
+        self.world.insert_resource(self.views)
+        # Each extra view's area, background and layers, in the order of ``views.cameras``.
+        self._areas: list[tuple[tuple[int, int, int, int], tuple[int, int, int] | None, frozenset[int] | None]] = []
+        self._area: tuple[int, int, int, int] | None = None
         self.timers = Timers()
         self.world.insert_resource(self.timers)
         self.world.add_system(TimerSystem(self.world), TIMER_PRIORITY)
         self.world.add_system(TweenSystem(self.world), TWEEN_PRIORITY)
+        self.world.add_system(ParticleSystem(self.world), PARTICLE_PRIORITY)
         self.world.add_system(AnimationSystem(self.world), ANIMATION_PRIORITY)
         self.world.add_system(CameraSystem(self.world), CAMERA_PRIORITY)
         self.renderer = RenderSystem(self.world)
         self.text = TextSystem(self.world)
+        self.particles = ParticleRenderer(self.world)
         self.draw_systems: list[tuple[int, DrawSystem]] = []
         self.add_draw_system(self.renderer, priority=100)
+        self.add_draw_system(self.particles, priority=75)
         self.add_draw_system(self.text, priority=50)
         self.background = background
         self._game: SceneStack | None = None
@@ -107,6 +134,45 @@ class Scene:
             raise ValueError(f"draw system must have a process(surface, alpha) method, got {system!r}")
         self.draw_systems.append((priority, system))
         self.draw_systems.sort(key=lambda item: -item[0])
+
+    def add_view(self, camera: Camera, area: tuple[int, int, int, int], *,
+                 background: tuple[int, int, int] | None = (0, 0, 0),
+                 layers: Collection[int] | None = None) -> Camera:
+        """Also draw the world through ``camera`` into ``area`` (x, y, w, h
+        screen px, w and h >= 1) of the screen, over the main view: a second
+        player's half, a minimap. The area is filled with ``background``
+        (r, g, b), or left as the main view drew it (None); then the sprites
+        and tile layers whose ``layer`` is in ``layers`` (None: all) and the
+        particles are drawn (not the text: HUDs belong to the main view),
+        with the view's own fade. The CameraSystem moves ``camera`` like the
+        main one (``target``, bounds, smoothing). Returns ``camera``."""
+        if not isinstance(camera, Camera):
+            raise ValueError(f"camera must be a Camera, got {camera!r}")
+        if background is not None and (not isinstance(background, tuple) or len(background) != 3 or not all(
+                isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in background)):
+            raise ValueError(f"background must be (r, g, b) ints in 0..255 or None, got {background!r}")
+        if layers is not None and (isinstance(layers, (str, bytes)) or not all(
+                isinstance(layer, int) and not isinstance(layer, bool) for layer in layers)):
+            raise ValueError(f"layers must be a collection of ints (sprite layers) or None, got {layers!r}")
+        self._areas.append((_screen_area("area", area), background, None if layers is None else frozenset(layers)))
+        self.views.cameras.append(camera)
+        return camera
+
+    @property
+    def area(self) -> tuple[int, int, int, int] | None:
+        """Where the main view is drawn: (x, y, w, h) screen px, or None for the whole screen."""
+        return self._area
+
+    @area.setter
+    def area(self, value: tuple[int, int, int, int] | None) -> None:
+        self._area = None if value is None else _screen_area("area", value)
+
+    def remove_view(self, camera: Camera) -> None:
+        """Stop drawing the view of ``camera`` (``ValueError`` if it has none)."""
+        if not any(each is camera for each in self.views.cameras):
+            raise ValueError(f"{type(self).__name__} has no view through {camera!r}")
+        index = next(i for i, each in enumerate(self.views.cameras) if each is camera)
+        del self.views.cameras[index], self._areas[index]
 
     def enter(self) -> None:
         """Called when pushed onto the stack (``self.game`` is set)."""
@@ -127,6 +193,12 @@ class Scene:
     def draw(self, surface: pygame.Surface, alpha: float, timings: dict[str, float] | None = None) -> None:
         """Run the draw systems, ``alpha`` of the way from the previous step to
         the latest; each one's time (ms) is added to ``timings``."""
+        whole = surface
+        if self.area is not None:
+            part = pygame.Rect(self.area).clip(surface.get_rect())
+            if not (part.w and part.h):
+                return
+            surface = surface.subsurface(part)
         self.camera.size.update(surface.get_size())
         self.camera.interpolate(alpha)
         for _, system in self.draw_systems:
@@ -135,3 +207,23 @@ class Scene:
             if timings is not None:
                 name = type(system).__name__
                 timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
+        for camera, (area, background, layers) in zip(self.views.cameras, self._areas):
+            part = pygame.Rect(area).clip(whole.get_rect())
+            if part.w and part.h:
+                view = whole.subsurface(part)
+                if background is not None:
+                    view.fill(background)
+                camera.size.update(part.size)
+                camera.interpolate(alpha)
+                self.renderer.process(view, alpha, camera, layers)
+                self.particles.process(view, alpha, camera)
+                draw_overlay(view, camera, alpha)
+        draw_overlay(whole, self.camera, alpha)  # the main camera's fade covers every view
+
+
+def _screen_area(name: str, value: object) -> tuple[int, int, int, int]:
+    """``value`` as (x, y, w, h) ints, screen px, w and h >= 1; else ValueError naming ``name``."""
+    if (not isinstance(value, (tuple, list)) or len(value) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value) or value[2] < 1 or value[3] < 1):
+        raise ValueError(f"{name} must be (x, y, w, h) ints in screen px with w and h >= 1, got {value!r}")
+    return (value[0], value[1], value[2], value[3])

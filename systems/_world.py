@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
+from pygame import Vector2
+
 from systems.physics._shapes.contact import Contact
 
 __all__ = ["WorldLike"]
@@ -53,6 +55,10 @@ class WorldLike(Protocol):
 
     def resource(self, resource_type: type[C]) -> C:
         """The resource of that type (KeyError if none was inserted)."""
+        ...
+
+    def query_box(self, position: Vector2, size: Vector2, mask: int = ..., triggers: bool = ...) -> list[int]:
+        """The entities whose collider overlaps the box at ``position`` (top-left, px) of ``size``."""
         ...
 
     def timed(self, stage: str) -> AbstractContextManager[None]:

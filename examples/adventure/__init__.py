@@ -11,7 +11,8 @@ title scene, a pause scene drawn over the frozen level and an end scene; a
 HUD of Text components with coins, lives and time. Every picture, sound and
 the map are made by ``make_assets.py`` in this folder.
 
-Controls: arrows or A/D run, Space/Up/W jump (hold to jump higher), P pauses,
+Controls: arrows or A/D run, Space/Up/W jump (hold to jump higher); or a gamepad:
+the left stick or the d-pad runs, its first button (A) jumps; P pauses,
 Enter starts, F1 debug overlay, Esc quits.
 Headless runs play a recorded demo (``record_demo.py``): Enter on the title,
 then the hero runs the whole level: over terraces and pits, past slimes,

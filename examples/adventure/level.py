@@ -10,7 +10,7 @@ import pygame
 from pygame import Vector2
 
 from components import Animator, Physics, Sprite, Text, Touching, Transform
-from ecs import Input, TileMap, World
+from ecs import Actions, Input, PadAxis, PadButton, PadHat, TileMap, World
 from examples.adventure.art import Art
 
 if TYPE_CHECKING:
@@ -90,24 +90,32 @@ class Progress:
     hud: dict[str, int] = field(default_factory=dict)  # name -> Text entity
 
 
+def bind_controls(actions: Actions) -> None:
+    """The hero's controls: arrows or A/D, the left stick or the d-pad run; Space, Up, W or the
+    pad's first button (A on most pads) jump."""
+    actions.bind("left", *LEFT, PadAxis(0, -1), PadHat("left"))
+    actions.bind("right", *RIGHT, PadAxis(0, +1), PadHat("right"))
+    actions.bind("jump", *JUMP, PadButton(0))
+
+
 class HeroControl(esper.Processor):
-    """Run and jump from the keys (hold jump to rise higher), face the way you
-    run, pick the animation, blink while unhurtable."""
+    """Run and jump from the "left", "right" and "jump" actions (``bind_controls``; hold jump to
+    rise higher), face the way you run, pick the animation, blink while unhurtable."""
 
     def __init__(self, world: World, art: Art) -> None:
         self.world, self.art = world, art
 
     def process(self, dt: float) -> None:
-        keys = self.world.resource(Input)
+        actions = self.world.resource(Input).actions
         progress = self.world.resource(Progress)
         for _, (hero, physics, touching, sprite, animator) in self.world.get_components(
                 Hero, Physics, Touching, Sprite, Animator):
-            run = 0 if progress.won else (any(map(keys.is_held, RIGHT)) - any(map(keys.is_held, LEFT)))
+            run = 0.0 if progress.won else actions.axis("left", "right")  # a stick runs slower when half tilted
             physics.velocity.x = run * RUN_SPEED
-            if touching.down and any(map(keys.was_pressed, JUMP)) and not progress.won:
+            if touching.down and actions.just_pressed("jump") and not progress.won:
                 physics.velocity.y = -JUMP_SPEED
                 self.art.play("jump", 0.6)
-            elif physics.velocity.y < 0 and any(map(keys.was_released, JUMP)):
+            elif physics.velocity.y < 0 and actions.just_released("jump"):
                 physics.velocity.y *= JUMP_CUT
             if run:
                 sprite.flip_x = run < 0

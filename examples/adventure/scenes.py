@@ -10,14 +10,14 @@ import pygame
 from pygame import Vector2
 
 from components import (
-    Animator, Collider, ColliderType, Physics, Shape, Sprite, Text, Touching, Transform, Tween, Tweens,
+    Animator, Collider, ColliderType, Emitter, Physics, Shape, Sprite, Text, Touching, Transform, Tween, Tweens,
 )
-from ecs import Autoplay, Contact, Input, MapObject, Scene, World, load_map
+from ecs import Autoplay, Contact, Fade, Input, MapObject, Scene, World, load_map
 from examples.adventure.art import ASSETS, LEVEL, Art
 from examples.adventure.demo import Demo
 from examples.adventure.level import (
     GRAVITY, INVULNERABLE, STOMP_BOUNCE, ZOOM, Checkpoint, Coin, Goal, Hero, HeroControl, HudIcons, HudSystem,
-    Lifetime, Patrol, PatrolSystem, Progress, Rules, Slime,
+    Lifetime, Patrol, PatrolSystem, Progress, Rules, Slime, bind_controls,
 )
 
 SHADOW = (30, 34, 52)
@@ -91,6 +91,7 @@ class LevelScene(Scene):
         self.camera.dead_zone.update(40, 48)
         self.camera.smoothing = 0.12
         world.on_collision(self.touch)
+        bind_controls(self.input.actions)
         world.add_system(HeroControl(world, self.art), priority=400)  # before Movement
         world.add_system(PatrolSystem(world), priority=350)
         world.add_system(Rules(self), priority=-10)
@@ -98,6 +99,12 @@ class LevelScene(Scene):
         for name, position in (("coins", (38, HUD_Y)), ("lives", (136, HUD_Y)), ("time", (786, HUD_Y))):
             progress.hud[name] = write(world, "", position, 30, "topright" if name == "time" else "topleft")
         write(world, tile_map.properties.get("title", ""), (400, 14), 24, "midtop")
+        # Right from the first frame of the fade-in (the level steps only once it is shown):
+        # the camera on the hero, not gliding there from the map's corner, and the HUD filled in.
+        self.camera.size.update(self.game.screen.get_size())
+        hero = world.component_for_entity(self.hero, Transform).position
+        self.camera.center_on(hero + world.component_for_entity(self.hero, Collider).size / 2)
+        HudSystem(world).process(0.0)
         self.add_draw_system(HudIcons(self.art), priority=0)
         world.add_system(OnKeys(world, {pygame.K_p: lambda: self.game.push(PauseScene(self.art, self.demo))}))
         if self.demo is not None:
@@ -184,6 +191,10 @@ class LevelScene(Scene):
                                  Text("+1", size=14, color=(255, 240, 150), anchor="midbottom", shadow=(60, 40, 20)))
         hop = Tween(Transform, "position.y", start=HUD_Y, to=HUD_Y - 6, duration=0.08, ease="out_quad", yoyo=True)
         self.world.add_component(progress.hud["coins"], Tweens([hop]))
+        # Sparkles: a burst from the coin's middle, falling back, yellow to orange, fading.
+        self.world.create_entity(Transform(where + Vector2(5, 6)), Lifetime(0.7), Emitter(
+            burst=16, speed=(30, 90), lifetime=(0.3, 0.6), gravity=(0, 220), colors=((255, 245, 160), (255, 150, 40)),
+            alpha=(1, 0), size=(2, 1), seed=coin))
 
     def stomp(self, slime: int) -> None:
         where = self.world.component_for_entity(slime, Transform).position
@@ -233,7 +244,7 @@ class LevelScene(Scene):
         progress = self.world.resource(Progress)
         progress.ending = None
         self.game.replace(EndScene(self.art, progress.won, progress.coins, progress.total, progress.time,
-                                   self.demo))
+                                   self.demo), transition=Fade(0.8))
 
 
 class TitleScene(Scene):
@@ -268,7 +279,7 @@ class TitleScene(Scene):
             world.add_system(Autoplay(self.demo.title), priority=1000)
 
     def start(self) -> None:
-        self.game.replace(LevelScene(self.art, self.demo))
+        self.game.replace(LevelScene(self.art, self.demo), transition=Fade(0.6))
 
 
 class PauseScene(Scene):

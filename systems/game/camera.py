@@ -29,8 +29,10 @@ from systems.physics._shapes.narrowphase import CORNERS
 from systems.physics._shapes.triangle import triangle_vertices
 from systems._world import WorldLike
 
-__all__ = ["CAMERA_PRIORITY", "Camera", "CameraSystem", "clamp_axis", "clip_polygon", "draw_clipped", "draw_shape_clipped", "follow_axis",
-           "screen_int", "screen_rect", "visible_parts"]
+__all__ = [
+    "CAMERA_PRIORITY", "Camera", "CameraSystem", "Views", "clamp_axis", "clip_polygon", "draw_clipped", "draw_overlay",
+    "draw_shape_clipped", "follow_axis", "screen_int", "screen_rect", "visible_parts",
+]
 
 #: The CameraSystem's priority: after every system that moves entities.
 CAMERA_PRIORITY = -200
@@ -314,6 +316,9 @@ class Camera(Validated):
     ``shake(amplitude, duration)`` jolts the drawn view, at random from
     ``seed`` (an int: the same seed shakes alike every run); ``world_to_screen``
     and ``screen_to_world`` convert points through the view last drawn.
+    ``fade_out``, ``fade_in`` and ``flash`` lay a colour over the view (the
+    scene draws it over everything), its opacity changing linearly on the
+    fixed step.
     """
 
     _checks: ClassVar[dict[str, Check]] = {
@@ -350,6 +355,10 @@ class Camera(Validated):
         self.view = Vector2(self.position)  # top-left of the frame being drawn, world px
         self.shake_offset = Vector2()  # screen px
         self._shake = (0.0, 0.0, 0.0)  # amplitude px, time left s, duration s
+        # The colour laid over the view: (r, g, b), opacity at the start and at the end of the
+        # fade, time left s, duration s; and the opacity after the latest step and the one before.
+        self._overlay: tuple[tuple[int, int, int], float, float, float, float] = ((0, 0, 0), 0.0, 0.0, 0.0, 0.0)
+        self.overlay_alpha = self.previous_overlay_alpha = 0.0
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an int, got {seed!r}")
         self._random = random.Random(seed)
@@ -424,6 +433,43 @@ class Camera(Validated):
         else:
             self.shake_offset = Vector2()
 
+    def fade_out(self, seconds: float, color: tuple[int, int, int] = (0, 0, 0)) -> None:
+        """Cover the view with ``color`` over ``seconds`` (finite, > 0), from
+        how covered it is now; it stays covered until ``fade_in``."""
+        self._fade(seconds, color, self.overlay_alpha, 1.0)
+
+    def fade_in(self, seconds: float, color: tuple[int, int, int] | None = None) -> None:
+        """Uncover the view over ``seconds`` (finite, > 0), from how covered it
+        is now (fully, if it never was: the scene appears out of ``color``,
+        black unless given, or the colour it was faded to)."""
+        start = self.overlay_alpha if self.overlay_alpha > 0 else 1.0
+        self._fade(seconds, color if color is not None else self._overlay[0], start, 0.0)
+
+    def flash(self, seconds: float, color: tuple[int, int, int] = (255, 255, 255)) -> None:
+        """Cover the view with ``color`` at once and uncover it over ``seconds`` (a hit, a lightning)."""
+        self._fade(seconds, color, 1.0, 0.0)
+
+    def _fade(self, seconds: float, color: tuple[int, int, int], start: float, end: float) -> None:
+        duration = positive("seconds", finite_number("seconds", seconds))
+        if (not isinstance(color, (tuple, list)) or len(color) != 3
+                or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in color)):
+            raise ValueError(f"color must be (r, g, b) ints in 0..255, got {color!r}")
+        self._overlay = ((color[0], color[1], color[2]), start, end, duration, duration)
+        self.overlay_alpha = start
+
+    def update_overlay(self, dt: float) -> None:
+        """Advance a fade or flash by ``dt`` seconds (linearly in opacity)."""
+        color, start, end, left, total = self._overlay
+        left = max(0.0, left - dt)
+        self._overlay = (color, start, end, left, total)
+        self.previous_overlay_alpha = self.overlay_alpha
+        self.overlay_alpha = end if left <= total * 1e-9 else start + (end - start) * (1 - left / total)
+
+    def overlay(self, alpha: float) -> tuple[tuple[int, int, int], float]:
+        """The colour over the view and its opacity (0..1) for a frame drawn
+        ``alpha`` of the way from the previous step to the latest."""
+        return self._overlay[0], self.previous_overlay_alpha + (self.overlay_alpha - self.previous_overlay_alpha) * alpha
+
     def interpolate(self, alpha: float) -> None:
         """Place the view for a frame drawn ``alpha`` (0..1) of the way from the
         previous step to the latest; draw systems call this first."""
@@ -453,7 +499,8 @@ class Camera(Validated):
 
 
 class CameraSystem(esper.Processor):
-    """Each step, move the world's Camera after its target and advance its shake.
+    """Each step, move the world's Camera (and those of ``Views``) after its target and advance its
+    shake and fade.
 
     Runs at ``CAMERA_PRIORITY`` (after everything that moves entities). The
     target point is the centre of the target's Collider, else its
@@ -464,17 +511,38 @@ class CameraSystem(esper.Processor):
         self.world = world
 
     def process(self, dt: float) -> None:
-        camera: Camera | None = self.world.resources.get(Camera)
-        if camera is None:
-            return
-        camera.check()
-        camera.previous_position.update(camera.position)
-        if camera.target is not None:
-            if self.world.entity_exists(camera.target):
-                camera.follow(target_point(self.world, camera.target), dt)
-            else:
-                camera.target = None
-        camera.update_shake(dt)
+        main: Camera | None = self.world.resources.get(Camera)
+        views: Views | None = self.world.resources.get(Views)
+        for camera in ([main] if main is not None else []) + ([] if views is None else views.cameras):
+            camera.check()
+            camera.previous_position.update(camera.position)
+            if camera.target is not None:
+                if self.world.entity_exists(camera.target):
+                    camera.follow(target_point(self.world, camera.target), dt)
+                else:
+                    camera.target = None
+            camera.update_shake(dt)
+            camera.update_overlay(dt)
+
+
+class Views:
+    """A World resource: the cameras of a scene's other views (a second
+    player's half of the screen, a minimap), which the CameraSystem moves
+    as it moves the main one. ``Scene.add_view`` fills it."""
+
+    def __init__(self) -> None:
+        self.cameras: list[Camera] = []
+
+
+def draw_overlay(surface: pygame.Surface, camera: Camera, alpha: float) -> None:
+    """Lay ``camera``'s fade or flash colour over all of ``surface``, at its opacity for ``alpha``."""
+    color, opacity = camera.overlay(alpha)
+    if opacity <= 0:
+        return
+    veil = pygame.Surface(surface.get_size())
+    veil.fill(color)
+    veil.set_alpha(round(opacity * 255))
+    surface.blit(veil, (0, 0))
 
 
 def target_point(world: WorldLike, entity: int) -> Vector2:

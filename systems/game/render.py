@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 
 import esper
 import pygame
@@ -18,13 +19,22 @@ __all__ = ["ImageCache", "RenderSystem", "draw_shape", "sprite_box"]
 
 
 ImageKey = tuple[int, int, int, bool, bool, tuple[int, int, int, int]]
+FinishKey = tuple[int, float, "tuple[int, int, int] | None", int]
+
+#: The parallax of a sprite drawn with the world (moving with the camera as it does).
+WORLD = Vector2(1, 1)
+
+#: A turned sprite is drawn through one transformed copy of its whole image,
+#: which must fit in this many screen px (a larger one is drawn unturned).
+MAX_TURNED_PIXELS = 1 << 24
 
 
 class ImageCache:
     """Scaled and flipped copies of images, kept while they are drawn.
 
     ``get`` returns ``image`` mirrored as asked, then the ``source`` part of
-    it scaled to ``size`` px, transforming it only the first time;
+    it scaled to ``size`` px, transforming it only the first time (and
+    ``finish`` the tinted, turned, faded copy of one);
     ``next_frame`` forgets whatever was not used since the previous call, so
     the cache holds about one frame's worth of images.
     """
@@ -32,6 +42,8 @@ class ImageCache:
     def __init__(self) -> None:
         self._kept: dict[ImageKey, tuple[pygame.Surface, pygame.Surface]] = {}
         self._used: dict[ImageKey, tuple[pygame.Surface, pygame.Surface]] = {}
+        self._finished_kept: dict[FinishKey, tuple[pygame.Surface, pygame.Surface]] = {}
+        self._finished_used: dict[FinishKey, tuple[pygame.Surface, pygame.Surface]] = {}
 
     def get(self, image: pygame.Surface, size: tuple[int, int], flip_x: bool, flip_y: bool,
             source: pygame.Rect | None = None) -> pygame.Surface:
@@ -56,9 +68,37 @@ class ImageCache:
         self._used[key] = entry
         return entry[1]
 
+    def finish(self, picture: pygame.Surface, angle: float, tint: tuple[int, int, int] | None,
+               alpha: float) -> pygame.Surface:
+        """``picture`` tinted (its colours multiplied by ``tint``), turned
+        ``angle`` degrees clockwise and faded to ``alpha`` in [0, 1]; made
+        the first time only, like ``get``; ``picture`` itself when none applies."""
+        opacity = round(alpha * 255)
+        if angle % 360 == 0 and tint is None and opacity == 255:
+            return picture
+        key = (id(picture), angle % 360, tint, opacity)
+        entry = self._finished_used.get(key) or self._finished_kept.get(key)
+        if entry is None or entry[0] is not picture:
+            result = picture
+            if tint is not None or angle % 360 or not picture.get_flags() & pygame.SRCALPHA:
+                # A copy with an alpha channel: tinting must not touch the cached image, and a
+                # turned image's corners must be see-through (convert_alpha needs a window).
+                result = pygame.Surface(picture.get_size(), pygame.SRCALPHA)
+                result.blit(picture, (0, 0))
+            if tint is not None:
+                result.fill(tint, special_flags=pygame.BLEND_RGB_MULT)
+            if angle % 360:
+                result = pygame.transform.rotate(result, -angle)  # pygame turns counter-clockwise
+            if opacity < 255:
+                result.set_alpha(opacity)
+            entry = (picture, result)
+        self._finished_used[key] = entry
+        return entry[1]
+
     def next_frame(self) -> None:
         """Drop the images not drawn since the last call."""
         self._kept, self._used = self._used, {}
+        self._finished_kept, self._finished_used = self._finished_used, {}
 
 
 def sprite_box(world: WorldLike, entity: int, transform: Transform, sprite: Sprite, alpha: float = 1.0) -> Box:
@@ -84,12 +124,42 @@ def _box(transform: Transform, sprite: Sprite, collider: Collider | None, alpha:
     return (where.x + offset.x, where.y + offset.y, w, h)
 
 
+def _reach(box: Box, sprite: Sprite) -> Box:
+    """The world px ``box`` covers once ``sprite`` scales and turns it about its centre (its bounds)."""
+    return _turned(box, sprite.scale, sprite.angle)
+
+
+def _turned(box: Box, scale: float, angle: float) -> Box:
+    """The bounds of ``box`` scaled by ``scale`` and turned ``angle`` degrees about its centre."""
+    turn = math.radians(angle % 360)
+    if scale == 1 and not turn:
+        return box
+    x, y, w, h = box
+    w, h = w * scale, h * scale
+    if turn:
+        c, s = abs(math.cos(turn)), abs(math.sin(turn))
+        w, h = w * c + h * s, w * s + h * c
+    return (x + box[2] / 2 - w / 2, y + box[3] / 2 - h / 2, w, h)
+
+
+def _shifted(box: Box, parallax: Vector2, view: Box) -> Box:
+    """``box`` where the camera draws it as if it were in the world: a sprite
+    with parallax f moves on screen by f of the camera's motion, so it sits
+    (1 - f) of the view's offset further along."""
+    if parallax == WORLD:
+        return box
+    return (box[0] + view[0] * (1 - parallax.x), box[1] + view[1] * (1 - parallax.y), box[2], box[3])
+
+
 def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-#: What a still sprite's box depends on, copied when it was filed: position, offset, image, size.
-_Seen = tuple[Vector2, Vector2, "pygame.Surface | None", "Vector2 | None"]
+#: A TileChunks' kept chunk images and their details, by (column, row) (see TileChunks).
+_Store = tuple[dict[tuple[int, int], pygame.Surface], dict[tuple[int, int], tuple[int, int, int]]]
+#: What a still sprite's box depends on, copied when it was filed: position, offset, image, size,
+#: and (angle, scale, parallax).
+_Seen = tuple[Vector2, Vector2, "pygame.Surface | None", "Vector2 | None", tuple[float, float, Vector2]]
 #: One thing to draw: (layer, entity, (row, column) of a chunk or (), box, sprite or None, chunk image or None).
 _Row = tuple[int, int, tuple[int, ...], Box, "Sprite | None", "pygame.Surface | None"]
 
@@ -133,14 +203,21 @@ class RenderSystem(esper.Processor):
         self._still = _StillSprites()
         self._sources: tuple[object, ...] | None = None
         self._fallback = Camera()
+        # The chunk images kept for the cameras of other views: camera id -> entity -> (images, details).
+        self._views: dict[int, dict[int, _Store]] = {}
 
     def refresh(self) -> None:
         """Nothing to do: still sprites are re-filed by themselves when they
         move (kept so that games written for older versions still run)."""
 
-    def process(self, surface: pygame.Surface, alpha: float) -> None:
-        """Draw the visible sprites onto ``surface``."""
-        camera = self.world.resources.get(Camera)
+    def process(self, surface: pygame.Surface, alpha: float, camera: Camera | None = None,
+                layers: Collection[int] | None = None) -> None:
+        """Draw the visible sprites onto ``surface``, through ``camera`` (by
+        default the world's Camera resource; another one draws a second view,
+        keeping its own tile chunks at its own level of detail), only those
+        whose layer is in ``layers`` if given."""
+        own = camera is None
+        camera = camera or self.world.resources.get(Camera)
         if camera is None:  # no camera: world px are screen px, the view is the surface
             camera = self._fallback
             camera.size.update(surface.get_size())
@@ -151,23 +228,32 @@ class RenderSystem(esper.Processor):
         rows: list[_Row] = []
         for entity in self.grid.query(view):
             sprite, box = self._still.boxes[entity]
-            if sprite.visible and _overlaps(box, view):
+            if sprite.visible and _overlaps(_reach(box, sprite), view):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         for entity, transform, sprite, collider in self._moving:
-            box = _box(transform, sprite, collider, alpha)
-            if sprite.visible and _overlaps(box, view):
+            box = _shifted(_box(transform, sprite, collider, alpha), sprite.parallax, view)
+            if sprite.visible and _overlaps(_reach(box, sprite), view):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
+        stores = self._views.setdefault(id(camera), {}) if not own else None
         for entity, (transform, tiles) in self.world.get_components(Transform, TileChunks):
             if tiles.visible:
-                rows.extend(_chunks_in_view(entity, transform.position, tiles, view, camera.zoom))
+                origin = Vector2(_shifted((*transform.position, 0, 0), tiles.parallax, view)[:2])
+                store = (tiles.images, tiles.details) if stores is None else stores.setdefault(entity, ({}, {}))
+                rows.extend(_chunks_in_view(entity, origin, tiles, view, camera.zoom, store))
+        if layers is not None:
+            rows = [row for row in rows if row[0] in layers]
         rows.sort(key=lambda row: (row[0], row[1], row[2]))
         for _, entity, _, box, drawn, image in rows:
             self._draw(surface, camera, entity, drawn, image, box)
         self.drawn = len(rows)
-        self.images.next_frame()
+        if own:  # once a frame: a second view's images are kept with the first's until the next
+            self.images.next_frame()
 
     def _draw(self, surface: pygame.Surface, camera: Camera, entity: int, sprite: Sprite | None,
               image: pygame.Surface | None, box: Box) -> None:
+        if sprite is not None and sprite.transformed:
+            self._draw_transformed(surface, camera, entity, sprite, box)
+            return
         rect = camera.screen_rect(*box)
         if sprite is None or sprite.image is not None:
             picture = image if sprite is None else sprite.image
@@ -181,6 +267,29 @@ class RenderSystem(esper.Processor):
             return
         collider = self.world.try_component(entity, Collider)
         draw_shape(surface, sprite.color, Shape.BOX if collider is None else collider.shape, rect)
+
+    def _draw_transformed(self, surface: pygame.Surface, camera: Camera, entity: int, sprite: Sprite,
+                          box: Box) -> None:
+        """Draw ``sprite`` scaled, turned, tinted and faded about the centre of ``box``.
+        Unturned, only the parts on screen are made, as for any image."""
+        rect = camera.screen_rect(*_turned(box, sprite.scale, 0.0))
+        if rect.w <= 0 or rect.h <= 0 or sprite.alpha == 0:
+            return
+        if sprite.image is not None and sprite.angle % 360 == 0:
+            for source, dest in visible_parts(sprite.image.get_size(), (rect.x, rect.y, rect.w, rect.h),
+                                              surface.get_clip()):
+                part = self.images.get(sprite.image, dest.size, sprite.flip_x, sprite.flip_y, source)
+                surface.blit(self.images.finish(part, 0.0, sprite.tint, sprite.alpha), dest)
+            return
+        turned = sprite.angle % 360 != 0 and rect.w * rect.h <= MAX_TURNED_PIXELS
+        if sprite.image is not None:
+            picture = self.images.get(sprite.image, rect.size, sprite.flip_x, sprite.flip_y)
+        else:  # a shape: drawn into a picture of its own to be turned and faded
+            picture = pygame.Surface(rect.size, pygame.SRCALPHA)
+            collider = self.world.try_component(entity, Collider)
+            draw_shape(picture, sprite.color, Shape.BOX if collider is None else collider.shape, picture.get_rect())
+        finished = self.images.finish(picture, sprite.angle if turned else 0.0, sprite.tint, sprite.alpha)
+        surface.blit(finished, finished.get_rect(center=rect.center))
 
     def _index(self) -> None:
         """Sort the sprites into still and moving anew when esper's component
@@ -199,7 +308,7 @@ class RenderSystem(esper.Processor):
         self._moving = []
         for entity, (transform, sprite) in sources[0]:
             collider = colliders.get(entity)
-            if entity in moving:
+            if entity in moving or sprite.parallax != WORLD:  # (the grid files world boxes)
                 self._moving.append((entity, transform, sprite, collider))
             else:
                 self._still.add(entity, transform, sprite, collider)
@@ -207,8 +316,14 @@ class RenderSystem(esper.Processor):
             self._file(index)
 
     def _refile(self) -> None:
-        """File again the still sprites whose box changed since they were filed."""
-        for index in self._still.changed():
+        """File again the still sprites whose box changed since they were filed
+        (sort them all anew if one was given a parallax)."""
+        changed = self._still.changed()
+        if any(self._still.sprites[index].parallax != WORLD for index in changed):
+            self._sources = None
+            self._index()
+            return
+        for index in changed:
             self.grid.remove(self._still.entities[index])
             self._file(index)
 
@@ -218,7 +333,7 @@ class RenderSystem(esper.Processor):
         entity, sprite = still.entities[index], still.sprites[index]
         box = _box(still.transforms[index], sprite, still.colliders.get(index))
         still.boxes[entity] = (sprite, box)
-        self.grid.insert(entity, box)
+        self.grid.insert(entity, _reach(box, sprite))
 
 
 class _StillSprites:
@@ -250,10 +365,11 @@ class _StillSprites:
         then remembered as it is."""
         # One pass of plain comparisons stopping at the first difference: this
         # beat building lists with map(attrgetter) and comparing them in C.
-        moved = [index for index, (transform, sprite, (position, offset, image, size))
+        moved = [index for index, (transform, sprite, (position, offset, image, size, turn))
                  in enumerate(zip(self.transforms, self.sprites, self.seen))
                  if not (transform.position == position and sprite.offset == offset
-                         and sprite.image is image and sprite.size == size)]
+                         and sprite.image is image and sprite.size == size
+                         and (sprite.angle, sprite.scale, sprite.parallax) == turn)]
         moved.extend(index for index, collider in self.colliders.items()
                      if collider.size != self.collider_sizes[index])
         for index in moved:
@@ -265,14 +381,18 @@ class _StillSprites:
 
 def _copies(transform: Transform, sprite: Sprite) -> _Seen:
     return (Vector2(transform.position), Vector2(sprite.offset), sprite.image,
-            None if sprite.size is None else Vector2(sprite.size))
+            None if sprite.size is None else Vector2(sprite.size),
+            (sprite.angle, sprite.scale, Vector2(sprite.parallax)))
 
 
-def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box, zoom: float) -> list[_Row]:
+def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box, zoom: float,
+                    store: _Store) -> list[_Row]:
     """Rows for the chunks of ``tiles`` (top-left at ``origin``) that ``view``
-    overlaps, each made (or reduced) at the level of detail of ``zoom`` if it
-    is not kept at it; then let go of those outside the view grown by half
-    its size on every side, and of those at another level not drawn."""
+    overlaps, each made (or reduced) at the level of detail of ``zoom`` if
+    ``store`` (images, details) does not keep it at it; then let go of those
+    outside the view grown by half its size on every side, and of those at
+    another level not drawn."""
+    images, details = store
     w, h = tiles.chunk_size
     divisor = _divisor(zoom)
     rows: list[_Row] = []
@@ -284,16 +404,16 @@ def _chunks_in_view(entity: int, origin: Vector2, tiles: TileChunks, view: Box, 
     else:  # zoomed far out: fewer chunks in the map than places in view
         keys = [(c, r) for c, r in tiles.chunks if first_column <= c < last_column and first_row <= r < last_row]
     for column, row in sorted(keys, key=lambda key: (key[1], key[0])):
-        image, (_, full_w, full_h) = _chunk_image(tiles, (column, row), divisor)
+        image, (_, full_w, full_h) = _chunk_image(tiles, (column, row), divisor, store)
         box = (origin.x + column * w, origin.y + row * h, float(full_w), float(full_h))
         rows.append((tiles.layer, entity, (row, column), box, None, image))
     drawn = set(keys)
     keep = (view[0] - view[2] / 2, view[1] - view[3] / 2, view[2] * 2, view[3] * 2)
-    for key in [key for key in tiles.images
+    for key in [key for key in images
                 if not _overlaps((origin.x + key[0] * w, origin.y + key[1] * h, w, h), keep)
-                or (tiles.details.get(key, (0, 0, 0))[0] != divisor and key not in drawn)]:
-        del tiles.images[key]
-        tiles.details.pop(key, None)
+                or (details.get(key, (0, 0, 0))[0] != divisor and key not in drawn)]:
+        del images[key]
+        details.pop(key, None)
     return rows
 
 
@@ -306,12 +426,13 @@ def _divisor(zoom: float) -> int:
     return divisor
 
 
-def _chunk_image(tiles: TileChunks, key: tuple[int, int],
-                 divisor: int) -> tuple[pygame.Surface, tuple[int, int, int]]:
+def _chunk_image(tiles: TileChunks, key: tuple[int, int], divisor: int,
+                 store: _Store) -> tuple[pygame.Surface, tuple[int, int, int]]:
     """Chunk ``key``'s image at 1/``divisor`` of its size, and its details:
     the kept one, or the kept one reduced further, or rendered and reduced
     (the full-size image is let go once reduced, so memory follows the zoom)."""
-    image, detail = tiles.images.get(key), tiles.details.get(key)
+    images, details = store
+    image, detail = images.get(key), details.get(key)
     if image is not None and detail is not None and detail[0] == divisor:
         return image, detail
     if image is None or detail is None or detail[0] > divisor:  # none kept, or too coarse
@@ -320,7 +441,7 @@ def _chunk_image(tiles: TileChunks, key: tuple[int, int],
     if detail[0] != divisor:
         image = _reduce(image, detail[0] / divisor)
     detail = (divisor, detail[1], detail[2])
-    tiles.images[key], tiles.details[key] = image, detail
+    images[key], details[key] = image, detail
     return image, detail
 
 

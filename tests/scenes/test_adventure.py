@@ -11,6 +11,7 @@ from examples.adventure.level import Progress
 from examples.adventure.scenes import EndScene, LevelScene, PauseScene, TitleScene
 
 TITLE = 46  # frames: Enter goes down at the title's step 45 and is seen one step later
+FADE = 36  # frames of the fade from the title to the level (0.6 s), during which the level waits
 
 
 def test_the_demo_crosses_two_screens_pauses_on_the_platform_and_finishes_the_level():
@@ -24,6 +25,9 @@ def test_the_demo_crosses_two_screens_pauses_on_the_platform_and_finishes_the_le
     assert tile_map.columns * tile_map.tile_size[0] >= 6 * 400  # six views of 400 world px (800 px at zoom 2)
     assert len(tile_map.colliders) < tile_map.solid_tiles / 20  # merged
     start = Vector2(level.world.component_for_entity(level.hero, Transform).position)
+    assert game.transition is not None  # the title fades out and the level in (0.6 s: 36 frames)
+    game.run(frames=FADE)
+    assert game.transition is None and level.world.component_for_entity(level.hero, Transform).position == start
     game.run(frames=PAUSE_AT)
     hero = level.world.component_for_entity(level.hero, Transform).position
     view = game.camera.view_size.x  # 800 px / zoom 2 = 400 world px

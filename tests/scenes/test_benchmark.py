@@ -120,3 +120,10 @@ def test_environment_benchmark_prints_a_row_per_environment_without_ray(capsys):
     envs_main(["--no-ray", "--steps", "3", "--rounds", "1"])
     table = capsys.readouterr().out.split("| environment |")[1]
     assert [line.split(" | ")[0].lstrip("| ") for line in table.splitlines()[2:]] == [label for label, _, _ in CONFIGS]
+
+
+def test_particle_benchmark_prints_a_row_per_count(capsys):
+    from benchmarks.particles import main as particles_main
+    particles_main(["--counts", "10", "200", "--frames", "3"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("| 10 ", "| 200 "))]
+    assert len(rows) == 2
