@@ -7,9 +7,12 @@ that follows the hero with a dead zone and smoothing, stays inside the level,
 zooms 2× and shakes when he is hurt; the hero animated from a sprite sheet
 (idle, run, jump, fall) and flipped to face where he runs; spinning coins with
 a sound, slimes to stomp, a moving platform, checkpoints and a goal flag; a
-title scene, a pause scene drawn over the frozen level and an end scene; a
-HUD of Text components with coins, lives and time. Every picture, sound and
-the map are made by ``make_assets.py`` in this folder.
+title scene, a pause scene drawn over the frozen level and an end scene, with
+fades between them; a HUD of Text components with coins, lives and time, whose
+coin count hops (a tween) as a "+1" rises and sparkles burst (particles) at
+each coin; hills scrolling at half the ground's speed and animated water in
+the pits (Tiled's parallax and tile animations). Every picture, sound and the
+map are made by ``make_assets.py`` in this folder.
 
 Controls: arrows or A/D run, Space/Up/W jump (hold to jump higher); or a gamepad:
 the left stick or the d-pad runs, its first button (A) jumps; P pauses,

@@ -43,15 +43,17 @@ def test_readme_test_command_is_what_ci_runs():
 
 def test_readme_game_layer_snippets_run_in_order_and_print_what_they_say(monkeypatch):
     monkeypatch.chdir(README.parent)  # the snippets load the adventure's assets by relative path
-    # camera, Tiled maps, animation, particles, tweens, sound, actions, scenes, text, wrapped and bitmap
-    # text, transitions
-    lines, scope = run_section("The game layer", 11)
+    # camera and its effects, Tiled maps, animation, sprite transforms, particles, tweens, sound, actions,
+    # scenes, text, wrapped and bitmap text, transitions
+    lines, scope = run_section("The game layer", 13)
     assert lines[1] == "629 solid tiles -> 21 colliders"
     assert lines[2] == "Green Hill Run 29 coins"
+    # The pits' water surfaces (neighbouring animated tiles share an entity) and the background's parallax.
+    assert lines[3] == "4 animated water blocks; the hills scroll at 0.5"
     # Timers at 0.25 and 0.5 s, then the one at 0.75 s, then the chain's 0.5 + 0.5 s ends at 1 s.
-    assert lines[3:7] == ["blink", "blink", "0.75 s", f"back {scope['coin']}"]
-    assert lines[7] == "jump! running at 100 px/s"  # a 0.6 stick past a 0.2 dead zone: (0.6 − 0.2)/0.8
-    assert lines[8] == "sounds loaded"
+    assert lines[4:8] == ["blink", "blink", "0.75 s", f"back {scope['coin']}"]
+    assert lines[8] == "jump! running at 100 px/s"  # a 0.6 stick past a 0.2 dead zone: (0.6 − 0.2)/0.8
+    assert lines[9] == "sounds loaded"
     game = scope["game"]
     assert game.world is scope["world"]  # the pause was pushed, then popped by the scripted P
     assert scope["audio"].volume("effects") == 0.8
