@@ -40,6 +40,21 @@ class Particles:
         """The live part of column ``name`` (one of ``COLUMNS``): a view, writes go through."""
         return self.columns[name][:self.count]
 
+    # A snapshot keeps the live particles, not the empty rest of the arrays.
+    def __getstate__(self) -> dict[str, Any]:
+        return {"capacity": len(self.columns["x"]), "count": self.count, "carry": self.carry, "rng": self.rng,
+                "live": {name: column[:self.count].copy() for name, column in self.columns.items()}}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.count, self.carry, self.rng = state["count"], state["carry"], state["rng"]
+        self.columns = {name: np.zeros(state["capacity"]) for name in COLUMNS}
+        for name, live in state["live"].items():
+            self.columns[name][:self.count] = live
+
+    def reseed(self, seed: int) -> None:
+        """Draw from ``seed`` from now on."""
+        self.rng = np.random.Generator(np.random.PCG64(seed))
+
     def resize(self, capacity: int) -> None:
         """Make room for ``capacity`` particles (the live ones beyond it are dropped)."""
         self.count = min(self.count, capacity)
@@ -112,7 +127,7 @@ class Emitter(Validated):
 
     - ``rate``: particles per second, in [0, 1e6]; ``burst``: particles
       emitted at the next step at once (then set back to 0); ``active``:
-      False stops new ones (live ones play out).
+      False stops the rate (a burst still fires; live ones play out).
     - ``lifetime``: (least, most) s, each particle's drawn uniformly, in (0, 1e6].
     - ``speed``: (least, most) px/s; ``angle``: degrees clockwise on screen
       from +x (-90 is up); ``spread``: degrees around ``angle``, in [0, 360].
@@ -124,8 +139,9 @@ class Emitter(Validated):
     - ``bounce``: None, particles go through everything; else they bounce off
       STATIC colliders' boxes keeping this share of their speed, in [0, 1].
     - ``capacity``: most live particles, in [1, 1,000,000]: new ones beyond it are
-      not emitted. ``layer``: drawn after sprites of lower layers... (see
-      the renderer). ``seed``: the random draws; same seed, same particles.
+      not emitted. ``layer``: emitters are drawn in layer order, over the
+      sprites. ``seed``: the random draws (same seed, same particles; set
+      anew, the draws start over from it).
     - ``particles``: the live particles (``Particles``), kept by the system.
     """
 
@@ -183,3 +199,5 @@ class Emitter(Validated):
         particles = getattr(self, "particles", None)
         if name == "capacity" and particles is not None:
             particles.resize(value)
+        if name == "seed" and particles is not None:  # a new seed starts its draws over
+            particles.reseed(value)

@@ -52,11 +52,21 @@ def _callback(name: str, value: object) -> Callable[[int], None] | None:
     return value
 
 
-def _has_field(target: object, name: str) -> bool:
-    """Whether ``target`` (a dataclass type, another class or an object) has a field ``name``."""
+def _kind(target: object, name: str) -> str | None:
+    """What field ``name`` of ``target`` holds: "pair" (a Vector2), "number" (a float), "other"
+    (nothing a tween can ease: an int, a bool, a colour), or None if there is no such field.
+    For a dataclass type, from the field's declared type; for an object, from its value."""
     if isinstance(target, type) and dataclasses.is_dataclass(target):
-        return name in {each.name for each in dataclasses.fields(target)}
-    return hasattr(target, name)
+        declared = {each.name: str(each.type) for each in dataclasses.fields(target)}.get(name)
+        if declared is None:
+            return None
+        return "pair" if "Vector2" in declared else "number" if declared == "float" else "other"
+    if not hasattr(target, name):
+        return None
+    value = getattr(target, name)
+    if isinstance(value, Vector2):
+        return "pair"
+    return "number" if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)) else "other"
 
 
 @dataclass(slots=True)
@@ -115,14 +125,21 @@ class Tween(Validated):
     def _agree(self, name: str, value: Any) -> None:
         mine = {key: value if key == name else getattr(self, key, None) for key in ("target", "field", "to", "start")}
         target, path, to, start = mine["target"], mine["field"], mine["to"], mine["start"]
-        if target is not None and path is not None and not _has_field(target, path.split(".")[0]):
+        if target is not None and path is not None:
+            field_name, *axis = path.split(".")
             owner = target.__name__ if isinstance(target, type) else type(target).__name__
-            raise ValueError(f"{name}: {owner} has no field {path.split('.')[0]!r} to tween")
-        if path is not None and "." in path and isinstance(to, Vector2):
-            raise ValueError(f"{name}: {path!r} is one number, got the pair {to!r}")
+            kind = _kind(target, field_name)
+            if kind is None:
+                raise ValueError(f"{name}: {owner} has no field {field_name!r} to tween")
+            if kind == "other" or (axis and kind != "pair"):
+                raise ValueError(f"{name}: {owner}.{path} is not a number or a pair of numbers: it cannot be tweened")
+            pair = kind == "pair" and not axis
+            for end_name, end in (("to", to), ("start", start)):
+                if end is not None and isinstance(end, Vector2) != pair:
+                    raise ValueError(f"{name}: {owner}.{path} is {'a pair' if pair else 'one number'}, "
+                                     f"got {end_name}={end!r}")
         if start is not None and to is not None and isinstance(start, Vector2) != isinstance(to, Vector2):
-            raise ValueError(f"{name}: start and to must both be numbers or both pairs, "
-                             f"got {start!r} and {to!r}")
+            raise ValueError(f"{name}: start and to must both be numbers or both pairs, got {start!r} and {to!r}")
 
     @property
     def length(self) -> float:

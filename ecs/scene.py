@@ -151,10 +151,11 @@ class Scene:
         if background is not None and (not isinstance(background, tuple) or len(background) != 3 or not all(
                 isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in background)):
             raise ValueError(f"background must be (r, g, b) ints in 0..255 or None, got {background!r}")
-        if layers is not None and (isinstance(layers, (str, bytes)) or not all(
-                isinstance(layer, int) and not isinstance(layer, bool) for layer in layers)):
+        chosen = None if layers is None or isinstance(layers, (str, bytes)) else frozenset(layers)
+        if layers is not None and (chosen is None or not all(
+                isinstance(layer, int) and not isinstance(layer, bool) for layer in chosen)):
             raise ValueError(f"layers must be a collection of ints (sprite layers) or None, got {layers!r}")
-        self._areas.append((_screen_area("area", area), background, None if layers is None else frozenset(layers)))
+        self._areas.append((_screen_area("area", area), background, chosen))
         self.views.cameras.append(camera)
         return camera
 
@@ -173,6 +174,7 @@ class Scene:
             raise ValueError(f"{type(self).__name__} has no view through {camera!r}")
         index = next(i for i, each in enumerate(self.views.cameras) if each is camera)
         del self.views.cameras[index], self._areas[index]
+        self.renderer.forget_view(camera)
 
     def enter(self) -> None:
         """Called when pushed onto the stack (``self.game`` is set)."""
@@ -194,19 +196,17 @@ class Scene:
         """Run the draw systems, ``alpha`` of the way from the previous step to
         the latest; each one's time (ms) is added to ``timings``."""
         whole = surface
-        if self.area is not None:
-            part = pygame.Rect(self.area).clip(surface.get_rect())
-            if not (part.w and part.h):
-                return
-            surface = surface.subsurface(part)
-        self.camera.size.update(surface.get_size())
-        self.camera.interpolate(alpha)
-        for _, system in self.draw_systems:
-            start = time.perf_counter()
-            system.process(surface, alpha)
-            if timings is not None:
-                name = type(system).__name__
-                timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
+        part = pygame.Rect(self.area or surface.get_rect()).clip(surface.get_rect())
+        if part.w and part.h:  # (an area off the screen draws no main view; the others still)
+            surface = surface.subsurface(part) if self.area is not None else surface
+            self.camera.size.update(surface.get_size())
+            self.camera.interpolate(alpha)
+            for _, system in self.draw_systems:
+                start = time.perf_counter()
+                system.process(surface, alpha)
+                if timings is not None:
+                    name = type(system).__name__
+                    timings[name] = timings.get(name, 0.0) + (time.perf_counter() - start) * 1000
         for camera, (area, background, layers) in zip(self.views.cameras, self._areas):
             part = pygame.Rect(area).clip(whole.get_rect())
             if part.w and part.h:

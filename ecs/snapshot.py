@@ -65,26 +65,45 @@ _UNPICKLABLE = (pickle.PicklingError, TypeError, AttributeError)
 
 
 def _pickled(value: object, shared: dict[type, Any]) -> bytes:
-    """``value`` pickled, Surfaces as their pixels and the ``shared`` resources as a
-    reference to their type. (Through the dispatch table, which pickle consults
-    only for those types: a ``persistent_id`` called for every object made a
-    snapshot several times slower.)"""
+    """``value`` pickled, Surfaces as their pixels and the ``shared`` resources (and the
+    objects a resource lists in its ``snapshot_shared()``, such as a scene's other cameras)
+    as references. (Through the dispatch table, which pickle consults only for those
+    types: a ``persistent_id`` called for every object made a snapshot several times slower.)"""
     payload = io.BytesIO()
     pickler = pickle.Pickler(payload, protocol=5)
     pickler.dispatch_table = {**copyreg.dispatch_table, pygame.Surface: _reduce_surface}
+    references: dict[int, tuple[type, int | None]] = {}
     for kind, resource in shared.items():
-        if kind.__module__ != "builtins":  # an int or a str may be the very object a component holds
-            pickler.dispatch_table[kind] = _by_reference(kind, resource)
+        if kind.__module__ == "builtins":  # an int or a str may be the very object a component holds
+            continue
+        references[id(resource)] = (kind, None)
+        listed = getattr(resource, "snapshot_shared", None)
+        for index, held in enumerate(listed() if callable(listed) else ()):
+            references[id(held)] = (kind, index)
+    for kind in {type(obj) for obj in _alive(shared, references)}:
+        pickler.dispatch_table[kind] = _by_reference(references)
     pickler.dump(value)
     return payload.getvalue()
 
 
-def _by_reference(kind: type, resource: object) -> Callable[[Any], Any]:
-    """A reduce function pickling ``resource`` as a reference to the restoring World's
-    resource of type ``kind``, and any other object of that type as usual."""
+def _alive(shared: dict[type, Any], references: dict[int, tuple[type, int | None]]) -> list[Any]:
+    """The objects ``references`` names (the shared resources and what they list)."""
+    found = []
+    for kind, resource in shared.items():
+        if id(resource) in references:
+            found.append(resource)
+            listed = getattr(resource, "snapshot_shared", None)
+            found.extend(listed() if callable(listed) else ())
+    return found
+
+
+def _by_reference(references: dict[int, tuple[type, int | None]]) -> Callable[[Any], Any]:
+    """A reduce function pickling the objects of ``references`` as (resource type, index in its
+    ``snapshot_shared()`` or None for the resource itself), any other object as usual."""
     def reduce(obj: Any) -> Any:
-        if obj is resource:
-            return _restoring_resource, (kind,)
+        reference = references.get(id(obj))
+        if reference is not None:
+            return _restoring_resource, reference
         return obj.__reduce_ex__(5)
     return reduce
 
@@ -93,13 +112,20 @@ def _by_reference(kind: type, resource: object) -> Callable[[Any], Any]:
 _RESTORING: contextvars.ContextVar[dict[type, Any]] = contextvars.ContextVar("ecs_arcade_restoring")
 
 
-def _restoring_resource(kind: type) -> Any:
-    """The restoring World's resource of type ``kind`` (what ``_by_reference`` kept)."""
+def _restoring_resource(kind: type, index: int | None = None) -> Any:
+    """The restoring World's resource of type ``kind``, or the ``index``-th object it lists
+    in ``snapshot_shared()`` (what ``_by_reference`` kept)."""
     resources = _RESTORING.get({})
     if kind not in resources:
         raise SnapshotError(f"the snapshot refers to the World's {kind.__name__} resource, which this World "
                             f"does not hold")
-    return resources[kind]
+    if index is None:
+        return resources[kind]
+    listed = list(resources[kind].snapshot_shared())
+    if index >= len(listed):
+        raise SnapshotError(f"the snapshot refers to object {index} of the World's {kind.__name__} resource, "
+                            f"which holds {len(listed)}")
+    return listed[index]
 
 
 def _culprit(state: dict[str, Any], shared: dict[type, Any]) -> str:

@@ -291,6 +291,12 @@ class World:
         with _ESPER:
             _delete_contexts([self.name])
 
+    def __reduce__(self) -> Any:
+        # A copy would own the same esper context and delete it when collected: a World is
+        # never pickled (a snapshot holds its state; a component that holds the World, such as
+        # a tween's on_done=world.delete_entity, is refused by name).
+        raise TypeError(f"{self.name} cannot be pickled or copied: take world.snapshot() instead")
+
     def __del__(self) -> None:
         # A finaliser may run on any thread, at any allocation: it never
         # waits for the lock, it leaves the name for the next step or close.

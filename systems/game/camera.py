@@ -439,11 +439,13 @@ class Camera(Validated):
         self._fade(seconds, color, self.overlay_alpha, 1.0)
 
     def fade_in(self, seconds: float, color: tuple[int, int, int] | None = None) -> None:
-        """Uncover the view over ``seconds`` (finite, > 0), from how covered it
-        is now (fully, if it never was: the scene appears out of ``color``,
-        black unless given, or the colour it was faded to)."""
-        start = self.overlay_alpha if self.overlay_alpha > 0 else 1.0
-        self._fade(seconds, color if color is not None else self._overlay[0], start, 0.0)
+        """Uncover the view over ``seconds`` (finite, > 0): from how covered
+        it is now, in the colour covering it; or, if nothing covers it, out of
+        ``color`` (black unless given), fully covered at first."""
+        if self.overlay_alpha > 0:
+            self._fade(seconds, color if color is not None else self._overlay[0], self.overlay_alpha, 0.0)
+        else:
+            self._fade(seconds, color if color is not None else (0, 0, 0), 1.0, 0.0)
 
     def flash(self, seconds: float, color: tuple[int, int, int] = (255, 255, 255)) -> None:
         """Cover the view with ``color`` at once and uncover it over ``seconds`` (a hit, a lightning)."""
@@ -532,6 +534,11 @@ class Views:
 
     def __init__(self) -> None:
         self.cameras: list[Camera] = []
+
+    def snapshot_shared(self) -> list[Camera]:
+        """The cameras a snapshot refers to by their place here (a tween of a minimap's
+        zoom, restored, tweens the restoring scene's minimap)."""
+        return self.cameras
 
 
 def draw_overlay(surface: pygame.Surface, camera: Camera, alpha: float) -> None:

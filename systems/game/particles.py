@@ -155,7 +155,10 @@ class ParticleRenderer:
 
     def __init__(self, world: WorldLike) -> None:
         self.world = world
+        # The shades drawn in the last frame and in this one, by what they depend on: those no view
+        # drew for a whole frame are let go.
         self._shades: dict[tuple[object, ...], list[pygame.Surface]] = {}
+        self._drawn_shades: dict[tuple[object, ...], list[pygame.Surface]] = {}
         self.drawn = 0
 
     def process(self, surface: pygame.Surface, alpha: float, camera: Camera | None = None) -> None:
@@ -164,14 +167,16 @@ class ParticleRenderer:
         view, zoom = (camera.view, camera.zoom) if camera is not None else (Vector2(), 1.0)
         width, height = surface.get_size()
         emitters = sorted(self.world.get_component(Emitter), key=lambda pair: (pair[1].layer, pair[0]))
-        used: dict[tuple[object, ...], list[pygame.Surface]] = {}
+        if camera is self.world.resources.get(Camera):  # once a frame: keep the shades some view drew
+            self._shades, self._drawn_shades = self._drawn_shades, {}
         self.drawn = 0
         for _, emitter in emitters:
             particles = emitter.particles
             if not particles.count:
                 continue
             key = (emitter.colors, emitter.alpha, emitter.size, zoom)
-            shades = used[key] = self._shades.get(key) or _shades(emitter, zoom)
+            shades = self._drawn_shades[key] = (self._drawn_shades.get(key) or self._shades.get(key)
+                                                 or _shades(emitter, zoom))
             half = np.array([image.get_width() / 2 for image in shades])
             shade = np.minimum((particles.live("age") / particles.live("life") * SHADES).astype(int), SHADES - 1)
             x = (particles.live("x") - view.x) * zoom - half[shade]
@@ -180,9 +185,7 @@ class ParticleRenderer:
             surface.blits(list(zip([shades[i] for i in shade[seen].tolist()],
                                    zip(x[seen].astype(int).tolist(), y[seen].astype(int).tolist()))), doreturn=False)
             self.drawn += len(seen)
-        self._shades.update(used)
-        if camera is self.world.resources.get(Camera):  # once a frame: let go of shades no view drew
-            self._shades = used
+
 
 
 def _shades(emitter: Emitter, zoom: float) -> list[pygame.Surface]:

@@ -25,7 +25,8 @@ FinishKey = tuple[int, float, "tuple[int, int, int] | None", int]
 WORLD = Vector2(1, 1)
 
 #: A turned sprite is drawn through one transformed copy of its whole image,
-#: which must fit in this many screen px (a larger one is drawn unturned).
+#: which must fit in this many screen px (a larger one is drawn unturned, only
+#: its part on screen made).
 MAX_TURNED_PIXELS = 1 << 24
 
 
@@ -206,6 +207,10 @@ class RenderSystem(esper.Processor):
         # The chunk images kept for the cameras of other views: camera id -> entity -> (images, details).
         self._views: dict[int, dict[int, _Store]] = {}
 
+    def forget_view(self, camera: Camera) -> None:
+        """Let go of the chunk images kept for ``camera``'s view (its view was removed)."""
+        self._views.pop(id(camera), None)
+
     def refresh(self) -> None:
         """Nothing to do: still sprites are re-filed by themselves when they
         move (kept so that games written for older versions still run)."""
@@ -235,6 +240,9 @@ class RenderSystem(esper.Processor):
             if sprite.visible and _overlaps(_reach(box, sprite), view):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         stores = self._views.setdefault(id(camera), {}) if not own else None
+        if stores:  # let go of the chunk images of TileChunks no longer in the world
+            for gone in stores.keys() - {entity for entity, _ in self.world.get_component(TileChunks)}:
+                del stores[gone]
         for entity, (transform, tiles) in self.world.get_components(Transform, TileChunks):
             if tiles.visible:
                 origin = Vector2(_shifted((*transform.position, 0, 0), tiles.parallax, view)[:2])
@@ -270,26 +278,41 @@ class RenderSystem(esper.Processor):
 
     def _draw_transformed(self, surface: pygame.Surface, camera: Camera, entity: int, sprite: Sprite,
                           box: Box) -> None:
-        """Draw ``sprite`` scaled, turned, tinted and faded about the centre of ``box``.
-        Unturned, only the parts on screen are made, as for any image."""
+        """Draw ``sprite`` scaled, turned, tinted and faded about the centre of ``box``. Unturned
+        (or turned but too large to turn whole), only the part on screen is made."""
         rect = camera.screen_rect(*_turned(box, sprite.scale, 0.0))
         if rect.w <= 0 or rect.h <= 0 or sprite.alpha == 0:
             return
-        if sprite.image is not None and sprite.angle % 360 == 0:
+        if sprite.angle % 360 == 0 or rect.w * rect.h > MAX_TURNED_PIXELS:
+            self._draw_unturned(surface, entity, sprite, rect)
+            return
+        if sprite.image is not None:
+            picture = self.images.get(sprite.image, rect.size, sprite.flip_x, sprite.flip_y)
+        else:  # a shape: drawn into a picture of its own to be turned and faded
+            picture = pygame.Surface(rect.size, pygame.SRCALPHA)
+            draw_shape(picture, sprite.color, self._shape(entity), picture.get_rect())
+        finished = self.images.finish(picture, sprite.angle, sprite.tint, sprite.alpha)
+        surface.blit(finished, finished.get_rect(center=rect.center))
+
+    def _draw_unturned(self, surface: pygame.Surface, entity: int, sprite: Sprite, rect: pygame.Rect) -> None:
+        """Draw ``sprite`` tinted and faded into screen ``rect``, making only what the clip shows."""
+        if sprite.image is not None:
             for source, dest in visible_parts(sprite.image.get_size(), (rect.x, rect.y, rect.w, rect.h),
                                               surface.get_clip()):
                 part = self.images.get(sprite.image, dest.size, sprite.flip_x, sprite.flip_y, source)
                 surface.blit(self.images.finish(part, 0.0, sprite.tint, sprite.alpha), dest)
             return
-        turned = sprite.angle % 360 != 0 and rect.w * rect.h <= MAX_TURNED_PIXELS
-        if sprite.image is not None:
-            picture = self.images.get(sprite.image, rect.size, sprite.flip_x, sprite.flip_y)
-        else:  # a shape: drawn into a picture of its own to be turned and faded
-            picture = pygame.Surface(rect.size, pygame.SRCALPHA)
-            collider = self.world.try_component(entity, Collider)
-            draw_shape(picture, sprite.color, Shape.BOX if collider is None else collider.shape, picture.get_rect())
-        finished = self.images.finish(picture, sprite.angle if turned else 0.0, sprite.tint, sprite.alpha)
-        surface.blit(finished, finished.get_rect(center=rect.center))
+        shown = rect.clip(surface.get_clip())
+        if shown.w and shown.h:
+            picture = pygame.Surface(shown.size, pygame.SRCALPHA)
+            draw_shape(picture, sprite.color, self._shape(entity), rect.move(-shown.x, -shown.y))
+            picture.set_alpha(round(sprite.alpha * 255))
+            surface.blit(picture, shown)
+
+    def _shape(self, entity: int) -> Shape:
+        """The shape a colour sprite fills: its Collider's, or a box."""
+        collider = self.world.try_component(entity, Collider)
+        return Shape.BOX if collider is None else collider.shape
 
     def _index(self) -> None:
         """Sort the sprites into still and moving anew when esper's component

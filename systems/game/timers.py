@@ -25,6 +25,9 @@ SLACK = 1e-9
 
 _seconds = number_in(0.0, limits.MAX_FRAME_DURATION, " s")
 
+#: s. The shortest period of a repeating timer.
+MIN_PERIOD = 1e-3
+
 
 @dataclass(order=True)
 class Timer:
@@ -70,11 +73,11 @@ class Timers:
         return self._add(_seconds("seconds", seconds), 0.0, 1, callback)
 
     def every(self, seconds: float, callback: Callable[[], object], times: int | None = None) -> Timer:
-        """Call ``callback()`` every ``seconds`` (in (0, 1e6]), the first time
+        """Call ``callback()`` every ``seconds`` (in [0.001, 1e6]), the first time
         ``seconds`` from now; ``times`` times (an int >= 1), or until cancelled."""
         period = _seconds("seconds", seconds)
-        if period == 0:
-            raise ValueError("seconds must be > 0 for a repeating timer, got 0")
+        if period < MIN_PERIOD:  # (a shorter one would fire thousands of times a step)
+            raise ValueError(f"seconds must be >= {MIN_PERIOD} for a repeating timer, got {seconds!r}")
         return self._add(period, period, None if times is None else whole_number("times", times, 1), callback)
 
     def _add(self, delay: float, period: float, left: int | None, callback: Callable[[], object]) -> Timer:

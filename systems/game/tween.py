@@ -66,7 +66,7 @@ class TweenSystem(esper.Processor):
         for entity, tweens in self.world.get_component(Tweens):
             self._settle(entity)
             if not tweens.tracks:
-                ended.append(entity)
+                ended.append((entity, tweens))
             for track in tweens.tracks:
                 left: float | None = dt
                 while track and left is not None:
@@ -76,8 +76,9 @@ class TweenSystem(esper.Processor):
                         if done is not None:
                             done(entity)
             tweens.tracks[:] = [track for track in tweens.tracks if track]
-        for entity in ended:
-            self.world.remove_component(entity, Tweens)
+        for entity, tweens in ended:  # unless an on_done gave it a new Tweens, or more tracks
+            if self.world.try_component(entity, Tweens) is tweens and not tweens.tracks:
+                self.world.remove_component(entity, Tweens)
 
     def _settle(self, entity: int) -> None:
         """Make where the entity is its ``previous_position``, if nothing else does: drawing

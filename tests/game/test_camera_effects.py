@@ -106,6 +106,7 @@ def test_a_minimap_draws_the_world_small_in_its_corner():
 
 @pytest.mark.parametrize("call, message", [
     (lambda scene: scene.camera.fade_out(0), "seconds must be > 0"),
+    (lambda scene: scene.add_view(Camera(), (0, 0, 5, 5), layers=[1.5]), "layers must be a collection of ints"),
     (lambda scene: scene.camera.flash(1, color=(255, 0)), r"color must be \(r, g, b\)"),
     (lambda scene: scene.add_view(Camera(), (0, 0, 0, 10)), r"area must be \(x, y, w, h\)"),
     (lambda scene: scene.add_view("camera", (0, 0, 10, 10)), "camera must be a Camera"),
@@ -133,3 +134,24 @@ def test_a_view_has_its_background_and_layers_and_the_main_fade_covers_it():
     surface.fill(BLACK)
     scene.draw(surface, 1.0)
     assert surface.get_at((50, 50))[:3] == BLACK and surface.get_at((150, 50))[:3] == BLACK
+
+
+def test_views_keep_their_particle_shades_between_frames_and_their_tiles_go_with_them():
+    from components import Emitter
+    from components.sprite import TileChunks
+
+    scene = Scene(World())
+    scene.world.create_entity(Transform((10, 10)), Emitter(burst=5, lifetime=10, speed=0))
+    picture = pygame.Surface((16, 16))
+    scene.world.create_entity(Transform((0, 0)), TileChunks((16, 16), frozenset({(0, 0)}), lambda c, r: picture))
+    mini = scene.add_view(Camera(zoom=0.5), (20, 0, 20, 20))
+    scene.update(DT)
+    surface = pygame.Surface((40, 30))
+    shades = []
+    for _ in range(3):
+        scene.draw(surface, 1.0)
+        shades.append({id(images) for images in scene.particles._shades.values()})
+    assert len(shades[1]) == 2 and shades[1] == shades[2]  # one set of shades per zoom, made once
+    assert id(mini) in scene.renderer._views
+    scene.remove_view(mini)
+    assert id(mini) not in scene.renderer._views

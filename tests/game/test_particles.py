@@ -183,3 +183,21 @@ def test_no_particle_leaves_a_closed_box_whose_walls_are_thicker_than_its_step(s
         px, py = emitter.particles.live("x"), emitter.particles.live("y")
         assert np.all((0 <= px) & (px <= 400) & (0 <= py) & (py <= 300))
         assert np.all(np.isfinite(px)) and np.all(np.isfinite(py))
+
+
+def test_a_snapshot_keeps_only_the_live_particles():
+    scene, _ = scene_with(Emitter(burst=10, capacity=100_000, lifetime=10))
+    scene.update(DT)
+    # 100,000 places × 6 columns × 8 bytes would be 4.8 MB; ten live particles are a few hundred bytes.
+    assert len(scene.world.snapshot()) < 60_000
+
+
+def test_setting_the_seed_starts_the_draws_over_from_it():
+    def positions(emitter: Emitter) -> bytes:  # (all born at the emitter: their velocities differ)
+        scene, _ = scene_with(emitter)
+        scene.update(DT)
+        return emitter.particles.live("vx").tobytes()
+
+    reseeded = Emitter(burst=50, seed=1)
+    reseeded.seed = 2
+    assert positions(reseeded) == positions(Emitter(burst=50, seed=2)) != positions(Emitter(burst=50, seed=1))

@@ -143,3 +143,15 @@ def test_tile_chunks_scroll_by_their_parallax():
 def test_bad_transforms_are_refused_naming_the_field(options, message):
     with pytest.raises(ValueError, match=message):
         Sprite(**options)
+
+
+def test_huge_faded_or_turned_sprites_cost_only_what_is_on_screen():
+    world = World()
+    world.insert_resource(Camera(zoom=8.0))
+    # 2,000 px at zoom 8 is 16,000 screen px a side: only the 100×100 on screen is made.
+    world.create_entity(Transform((0, 0)), Sprite(WHITE, size=(2000, 2000), alpha=0.5))
+    assert frame(world).get_at((50, 50))[:3] == pytest.approx((128, 128, 128), abs=1)
+    # A 64 px image 100 times larger at zoom 8 is too large to turn whole: drawn unturned, the part
+    # on screen only. Its centre (32, 32) is at screen 256, so the screen sees its left (red) half.
+    world.create_entity(Transform((0, 0)), Sprite(image=halves(64, 64), scale=100, angle=10, layer=1))
+    assert frame(world).get_at((50, 50))[:3] == RED

@@ -92,7 +92,7 @@ def test_time_stands_still_for_a_scene_under_another():
 
 @pytest.mark.parametrize("call, message", [
     (lambda timers: timers.after(-1, print), r"seconds must be in \[0, 1e\+06\] s"),
-    (lambda timers: timers.every(0, print), "seconds must be > 0 for a repeating timer"),
+    (lambda timers: timers.every(0, print), "seconds must be >= 0.001 for a repeating timer"),
     (lambda timers: timers.every(1, print, times=0), "times must be an int >= 1"),
     (lambda timers: timers.after(1, "print"), "callback must be a function of no arguments"),
 ])

@@ -136,17 +136,21 @@ def test_a_snapshot_taken_mid_tween_plays_on_the_same():
 
 def test_a_tween_on_a_component_the_entity_lacks_names_the_entity():
     stage = Stage()
-    stage.world.add_component(stage.thing, Tweens([Tween(Sprite, "layer", to=3, duration=1.0)]))
-    with pytest.raises(ValueError, match=f"entity {stage.thing}: a Tween eases Sprite.layer"):
+    stage.world.add_component(stage.thing, Tweens([Tween(Sprite, "alpha", to=0, duration=1.0)]))
+    with pytest.raises(ValueError, match=f"entity {stage.thing}: a Tween eases Sprite.alpha"):
         stage.update(DT)
 
 
 @pytest.mark.parametrize("options, message", [
     ({"field": "place"}, "field: Transform has no field 'place'"),
     ({"field": "position.z"}, "field must name a field, or a vector field's x or y"),
-    ({"to": (1, 2)}, "to: 'position.x' is one number"),
+    ({"to": (1, 2)}, r"to: Transform.position.x is one number, got to="),
+    ({"field": "position"}, r"to: Transform.position is a pair, got to=10"),
+    ({"target": Sprite, "field": "layer"}, "Sprite.layer is not a number or a pair of numbers"),
+    ({"target": Sprite, "field": "color"}, "Sprite.color is not a number or a pair of numbers"),
+    ({"target": Sprite, "field": "alpha.x"}, "Sprite.alpha.x is not a number or a pair"),
     ({"to": "far"}, "to must be a number or an"),
-    ({"start": (0, 0)}, "start and to must both be numbers or both pairs"),
+    ({"start": (0, 0)}, r"start: Transform.position.x is one number, got start="),
     ({"duration": 0}, "duration must be in"),
     ({"delay": -1}, "delay must be in"),
     ({"ease": "in_quadratic"}, "ease must be one of linear, in_quad"),
@@ -179,3 +183,28 @@ def test_a_tweened_sprite_is_drawn_between_its_last_two_places_and_still_once_th
     assert flat[:6] == pytest.approx([0, 10, 10, 20, 20, 30])  # 3 steps of 1/60 s: 10 px each
     assert flat[6:] == [30, 30, 30, 30]  # drawn still at any alpha
     assert stage.world.try_component(stage.thing, Tweens) is None
+
+
+def test_a_follow_up_given_by_another_entitys_on_done_plays():
+    stage = Stage()
+    other = stage.world.create_entity(Transform((0, 0)))
+
+    def follow_up(entity: int) -> None:  # the other entity's tween ends: the thing moves on
+        stage.world.add_component(stage.thing, Tweens([Tween(Transform, "position.y", to=50, duration=0.1)]))
+
+    stage.world.add_component(stage.thing, Tweens([Tween(Transform, "position.x", to=10, duration=0.05)]))
+    stage.world.add_component(other, Tweens([Tween(Transform, "position.x", to=10, duration=0.1,
+                                                    on_done=follow_up)]))
+    for _ in range(20):
+        stage.update(DT)
+    assert stage.world.component_for_entity(stage.thing, Transform).position.y == 50.0
+
+
+def test_a_tween_holding_the_world_is_refused_by_a_snapshot_naming_it():
+    from ecs import SnapshotError
+
+    stage = Stage()
+    stage.world.add_component(stage.thing, Tweens([Tween(Transform, "position.x", to=10, duration=1,
+                                                         on_done=stage.world.delete_entity)]))
+    with pytest.raises(SnapshotError, match=f"entity {stage.thing}'s Tweens component cannot be kept"):
+        stage.world.snapshot()

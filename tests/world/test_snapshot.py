@@ -264,3 +264,16 @@ def test_a_component_referring_to_a_resource_not_kept_refers_to_the_restoring_wo
     assert tweens.tracks[0][0].target is other.resource(Camera)
     with pytest.raises(SnapshotError, match="refers to the World's Camera resource, which this World does not hold"):
         World().restore(world.snapshot())
+
+
+def test_a_component_referring_to_another_view_s_camera_refers_to_the_restoring_scene_s():
+    from components import Tween, Tweens
+    from ecs import Camera, Scene
+
+    first, second = Scene(World()), Scene(World())
+    for scene in (first, second):
+        scene.add_view(Camera(zoom=0.5), (0, 0, 10, 10))
+    first.world.create_entity(Tweens([Tween(first.views.cameras[0], "zoom", to=1.0, duration=1.0)]))
+    second.world.restore(first.world.snapshot())
+    (_, tweens), = second.world.get_component(Tweens)
+    assert tweens.tracks[0][0].target is second.views.cameras[0]
