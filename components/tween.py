@@ -85,7 +85,9 @@ class Tween(Validated):
       function of t in [0, 1] giving 0 at 0 and 1 at 1.
     - ``repeat``: plays after the first (-1: forever); ``yoyo``: each play
       goes to ``to`` and back, taking twice ``duration``.
-    - ``on_done``: called with the entity when the last play ends.
+    - ``on_done``: called with the entity when the last play ends. (For a
+      snapshot, a function defined at a module's top level is kept by name;
+      one holding the World, such as ``world.delete_entity``, is refused.)
     - ``elapsed``: seconds since the tween was started (the TweenSystem
       keeps it; the delay counts).
     """
