@@ -94,6 +94,14 @@ class Validated:
 #: type checkers; reading the field always gives a Vector2.)
 VectorLike = Union[Vector2, tuple[float, float]]
 
+def rgb(field: str, value: object) -> tuple[int, int, int]:
+    """``value`` as an (r, g, b) colour of three ints in 0..255, else raise naming ``field``."""
+    if (not isinstance(value, (tuple, list)) or len(value) != 3
+            or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)):
+        raise ValueError(f"{field} must be (r, g, b) ints in 0..255, got {value!r}")
+    return (value[0], value[1], value[2])
+
+
 def any_bool(field: str, value: object) -> bool:
     """Return ``value`` if it is a bool, else raise."""
     if not isinstance(value, bool):

@@ -12,7 +12,7 @@ from pygame import Vector2
 from components import limits
 from components._checks import (
     Check, Validated, VectorLike, any_bool, finite_number, finite_vector, non_negative_size, number_in,
-    vector_within, whole_number,
+    rgb, vector_within, whole_number,
 )
 
 __all__ = ["Emitter", "Particles"]
@@ -90,16 +90,13 @@ def _spread(low: float, high: float, unit: str) -> Check:
 
 
 def _colors(name: str, value: object) -> tuple[Color, Color]:
-    if isinstance(value, tuple) and len(value) == 3 and all(isinstance(c, int) for c in value):
-        value = (value, value)
-    if (not isinstance(value, (tuple, list)) or len(value) != 2 or not all(
-            isinstance(color, (tuple, list)) and len(color) == 3
-            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in color)
-            for color in value)):
-        raise ValueError(f"{name} must be an (r, g, b) colour or a (first, last) pair of them, ints 0..255, "
-                         f"got {value!r}")
-    first, last = value
-    return ((first[0], first[1], first[2]), (last[0], last[1], last[2]))
+    """One (r, g, b) colour for a whole life, or a (first, last) pair of them."""
+    if isinstance(value, (tuple, list)) and len(value) == 3 and all(isinstance(c, int) for c in value):
+        color = rgb(name, value)
+        return (color, color)
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise ValueError(f"{name} must be an (r, g, b) colour or a (first, last) pair of them, got {value!r}")
+    return (rgb(f"{name}[0]", value[0]), rgb(f"{name}[1]", value[1]))
 
 
 def _bounce(name: str, value: object) -> float | None:

@@ -11,7 +11,7 @@ from pygame import Vector2
 
 from components import limits
 from components._checks import (
-    Check, Validated, VectorLike, any_bool, finite_number, finite_vector, non_negative_size, number_in,
+    Check, Validated, VectorLike, any_bool, finite_number, finite_vector, non_negative_size, number_in, rgb,
 )
 
 __all__ = ["Sprite", "TileChunks"]
@@ -34,12 +34,7 @@ def _image(name: str, value: object) -> pygame.Surface | None:
 
 
 def _tint(name: str, value: object) -> tuple[int, int, int] | None:
-    if value is None:
-        return None
-    if (not isinstance(value, (tuple, list, pygame.Color)) or len(value) != 3
-            or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)):
-        raise ValueError(f"{name} must be (r, g, b) ints in 0..255 or None, got {value!r}")
-    return (value[0], value[1], value[2])
+    return None if value is None else rgb(name, value)
 
 
 def _parallax(name: str, value: object) -> Vector2:

@@ -11,7 +11,8 @@ from typing import NoReturn
 import pygame
 
 from ecs.scene import Scene
-from ecs.transitions import Transition, _rgb
+from components._checks import rgb
+from ecs.transitions import Transition
 from systems.game.text import render_text
 
 __all__ = ["Loading", "LoadingError", "Task"]
@@ -95,7 +96,7 @@ class Loading(Scene):
         if not isinstance(label, str) or len(label) > 200:
             raise ValueError(f"label must be a str of at most 200 characters, got {label!r}")
         self.label = label
-        self.color = _rgb("color", color)
+        self.color = rgb("color", color)
         if not callable(clock):
             raise ValueError(f"clock must be a function returning seconds, got {clock!r}")
         self.clock = clock

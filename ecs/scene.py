@@ -8,6 +8,7 @@ from typing import Protocol
 
 import pygame
 
+from components._checks import rgb
 from ecs.input import Input
 from ecs.transitions import Transition
 from ecs.world import World
@@ -148,9 +149,8 @@ class Scene:
         main one (``target``, bounds, smoothing). Returns ``camera``."""
         if not isinstance(camera, Camera):
             raise ValueError(f"camera must be a Camera, got {camera!r}")
-        if background is not None and (not isinstance(background, tuple) or len(background) != 3 or not all(
-                isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in background)):
-            raise ValueError(f"background must be (r, g, b) ints in 0..255 or None, got {background!r}")
+        if background is not None:
+            background = rgb("background", background)
         chosen = None if layers is None or isinstance(layers, (str, bytes)) else frozenset(layers)
         if layers is not None and (chosen is None or not all(
                 isinstance(layer, int) and not isinstance(layer, bool) for layer in chosen)):

@@ -16,11 +16,13 @@ input goes, changes asked for meanwhile) is told in ``Game``'s docstring.
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pygame
 
+from components._checks import rgb
 from components.easing import Ease, check_ease, curve
 
 __all__ = ["CrossFade", "Fade", "SIDES", "Slide", "Transition", "View"]
@@ -38,13 +40,6 @@ def _duration(value: object) -> float:
     return float(value)
 
 
-def _rgb(name: str, value: object) -> tuple[int, int, int]:
-    if (not isinstance(value, (tuple, list)) or len(value) != 3
-            or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value)):
-        raise ValueError(f"{name} must be (r, g, b) ints in 0..255, got {value!r}")
-    return (value[0], value[1], value[2])
-
-
 def _opacity(fraction: float) -> int:
     """A surface alpha (0..255) for ``fraction`` of fully opaque, clamped
     (an overshooting ease such as "out_back" leaves [0, 1])."""
@@ -52,7 +47,7 @@ def _opacity(fraction: float) -> int:
 
 
 @dataclass(frozen=True)
-class Transition:
+class Transition(ABC):
     """Base of the transitions: ``duration`` in seconds (finite, > 0) and
     ``ease``, the name of a curve of ``components.easing.EASES`` or a
     function of t in [0, 1] (default "linear").
@@ -80,10 +75,10 @@ class Transition:
         """The progress drawn at ``t`` (0 at the start, 1 at the end) through ``ease``."""
         return curve(self.ease)(t)
 
+    @abstractmethod
     def draw(self, screen: pygame.Surface, progress: float, old: View, new: View) -> None:
         """Draw the transition at ``progress`` (the eased time, 0 to 1; an
         overshooting ease may leave that range) into ``screen``."""
-        raise NotImplementedError(f"{type(self).__name__} must override Transition.draw")
 
     def scratch_surface(self, index: int, size: tuple[int, int]) -> pygame.Surface:
         """Off-screen surface number ``index`` of ``size`` px, kept between frames."""
@@ -106,7 +101,7 @@ class Fade(Transition):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        object.__setattr__(self, "color", _rgb("color", self.color))
+        object.__setattr__(self, "color", rgb("color", self.color))
 
     def draw(self, screen: pygame.Surface, progress: float, old: View, new: View) -> None:
         if progress < 0.5:

@@ -24,7 +24,7 @@ from pygame import Vector2
 
 from components import Collider, Shape, Transform, limits
 from components._checks import (Check, Validated, VectorLike, at_least, finite_number, finite_vector,
-                                non_negative_size, number_in, positive, vector_within)
+                                non_negative_size, number_in, positive, rgb, vector_within)
 from systems.physics._shapes.narrowphase import CORNERS
 from systems.physics._shapes.triangle import triangle_vertices
 from systems._world import WorldLike
@@ -453,10 +453,7 @@ class Camera(Validated):
 
     def _fade(self, seconds: float, color: tuple[int, int, int], start: float, end: float) -> None:
         duration = positive("seconds", finite_number("seconds", seconds))
-        if (not isinstance(color, (tuple, list)) or len(color) != 3
-                or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in color)):
-            raise ValueError(f"color must be (r, g, b) ints in 0..255, got {color!r}")
-        self._overlay = ((color[0], color[1], color[2]), start, end, duration, duration)
+        self._overlay = (rgb("color", color), start, end, duration, duration)
         self.overlay_alpha = start
 
     def update_overlay(self, dt: float) -> None:

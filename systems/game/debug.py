@@ -8,8 +8,7 @@ import esper
 import pygame
 
 from components import Collider, ColliderType, Transform
-from components._checks import finite_vector
-from components.sprite import _color
+from components._checks import finite_vector, rgb
 from components.text import load_font, printable
 from systems.game.camera import Camera, draw_shape_clipped
 from systems._world import WorldLike
@@ -42,10 +41,7 @@ class Gizmos:
         """Draw a line from ``start`` to ``end`` (world px, finite) on the next
         frame, in ``color`` ((r, g, b), 0..255); ``ValueError`` naming the
         argument otherwise, here rather than when the frame is drawn."""
-        rgb = _color("color", color)
-        if len(rgb) != 3:
-            raise ValueError(f"color must be (r, g, b) ints in 0..255, got {color!r}")
-        self.lines.append((finite_vector("start", start), finite_vector("end", end), (rgb[0], rgb[1], rgb[2])))
+        self.lines.append((finite_vector("start", start), finite_vector("end", end), rgb("color", color)))
 
     def clear(self) -> None:
         """Forget every line."""

@@ -158,7 +158,7 @@ def test_a_snapshot_keeps_the_particles_and_their_random_draws():
     ({"lifetime": (2, 1)}, r"lifetime must be \(least, most\) with least <= most"),
     ({"lifetime": 0}, r"lifetime\[0\] must be in"),
     ({"spread": 400}, "spread must be in"),
-    ({"colors": (255, 0)}, "colors must be an"),
+    ({"colors": (255, 0)}, r"colors\[0\] must be \(r, g, b\)"),
     ({"alpha": (0, 2)}, r"alpha\[1\] must be in \[0, 1\]"),
     ({"bounce": 2}, "bounce must be in"),
     ({"capacity": 0}, "capacity must be an int >= 1"),
