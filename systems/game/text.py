@@ -19,8 +19,8 @@ from components import Text, Transform, limits
 from components._checks import finite_vector
 from components.bitmap_font import BitmapFont
 from components.sprite import _color
-from components.text import (Face, check_text, face_of, font_size, font_value, line_step, lines_extent, measurer,
-                             printable, text_value, wrap_text)
+from components.text import (ALIGNS, Face, _box_width, _one_of, check_text, face_of, font_size, font_value, line_step,
+                             lines_extent, measurer, printable, text_value, wrap_text)
 from systems.game.camera import Box, Camera, screen_int, visible_parts
 from systems._world import WorldLike
 
@@ -209,12 +209,15 @@ class Label(esper.Processor):
     font, a bad colour or position raise ``ValueError`` (``FileNotFoundError`` for a missing font)
     naming it. What a callable returns is known only when drawn: a str is
     drawn safely, cut to the limits if need be (``fit_text``); anything
-    else raises ``ValueError``.
+    else raises ``ValueError``. ``width`` and ``align`` wrap and line it up
+    in a box, as a Text's do.
     """
 
     def __init__(self, text: str | Callable[[], str], position: tuple[float, float],
                  color: tuple[int, ...] = (230, 230, 230), size: int = 20,
-                 font: str | BitmapFont | None = None) -> None:
+                 font: str | BitmapFont | None = None, width: int | None = None, align: str = "left") -> None:
+        self._cache: tuple[tuple[str, tuple[int, ...]], pygame.Surface] | None = None
+        self.width, self.align = width, align
         self._size = font_size("size", size)
         self._font = font_value("font", font)
         self._face = face_of(self._font, self._size)
@@ -222,7 +225,6 @@ class Label(esper.Processor):
         self.text = text
         self.position = position
         self.color = color
-        self._cache: tuple[tuple[str, tuple[int, ...]], pygame.Surface] | None = None
 
     @property
     def text(self) -> str | Callable[[], str]:
@@ -252,6 +254,26 @@ class Label(esper.Processor):
     @color.setter
     def color(self, value: tuple[int, ...]) -> None:
         self._color = _color("color", value)
+
+    @property
+    def width(self) -> int | None:
+        """The box (px) the text is word-wrapped in, as a Text's ``width``; None: no box."""
+        return self._width
+
+    @width.setter
+    def width(self, value: int | None) -> None:
+        self._width = _box_width("width", value)
+        self._cache = None
+
+    @property
+    def align(self) -> str:
+        """"left", "center" or "right": how lines line up across the box."""
+        return self._align
+
+    @align.setter
+    def align(self, value: str) -> None:
+        self._align = str(_one_of(ALIGNS)("align", value))
+        self._cache = None
 
     @property
     def size(self) -> int:
@@ -284,5 +306,6 @@ class Label(esper.Processor):
             raise ValueError(f"Label text: the callable returned {text!r}, not a str")
         key = (text, self._color)
         if self._cache is None or self._cache[0] != key:
-            self._cache = (key, render_text(text, self._font, self._size, self._color))
+            self._cache = (key, render_text(text, self._font, self._size, self._color, width=self._width,
+                                            align=self._align))
         surface.blit(self._cache[1], self._position)

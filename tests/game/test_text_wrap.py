@@ -202,3 +202,20 @@ def test_wrapping_that_makes_the_image_too_tall_is_refused_and_a_labels_is_cut()
         Text(many, size=limits.MAX_FONT_SIZE, width=1, line_spacing=limits.MAX_FONT_SIZE)
     image = render_text(many, None, limits.MAX_FONT_SIZE, WHITE, width=1, line_spacing=limits.MAX_FONT_SIZE)
     assert image.get_width() * image.get_height() <= limits.MAX_TEXT_PIXELS
+
+
+def test_a_label_wraps_and_aligns_in_its_box_as_a_text_does():
+    from systems.game.text import Label, render_text
+
+    words = "the bridge to the east is out"
+    label = Label(words, (0, 0), color=(255, 255, 255), width=80, align="center")
+    surface = pygame.Surface((200, 200), pygame.SRCALPHA)
+    label.process(surface, 1.0)
+    expected = render_text(words, None, 20, (255, 255, 255), width=80, align="center")
+    assert expected.get_width() == 80 and expected.get_height() > 20  # wrapped onto more lines
+    drawn = surface.subsurface((0, 0, *expected.get_size()))
+    assert pygame.image.tobytes(drawn, "RGBA") == pygame.image.tobytes(expected, "RGBA")
+    with pytest.raises(ValueError, match="align must be one of"):
+        label.align = "justify"
+    with pytest.raises(ValueError, match="width must be None or an int"):
+        Label("x", (0, 0), width=0)
