@@ -108,22 +108,16 @@ class Input:
 
     def pad_is_held(self, button: int, pad: int | None = None) -> bool:
         """Whether ``button`` is down now on pad ``pad`` (an instance_id; None: any pad)."""
-        if pad is not None:
-            return (pad, button) in self.pad_buttons
-        return any(down == button for _, down in self.pad_buttons)
+        return _has_button(self.pad_buttons, button, pad)
 
     def pad_was_pressed(self, button: int, pad: int | None = None) -> bool:
         """Whether ``button`` went down since the last physics step on pad ``pad`` (None: any)."""
-        if pad is not None:
-            return (pad, button) in self.pad_just_pressed
-        return any(down == button for _, down in self.pad_just_pressed)
+        return _has_button(self.pad_just_pressed, button, pad)
 
     def pad_was_released(self, button: int, pad: int | None = None) -> bool:
         """Whether ``button`` went up since the last physics step on pad ``pad``
         (None: any), unplugging the pad included."""
-        if pad is not None:
-            return (pad, button) in self.pad_just_released
-        return any(down == button for _, down in self.pad_just_released)
+        return _has_button(self.pad_just_released, button, pad)
 
     def pad_axis(self, axis: int, pad: int | None = None) -> float:
         """Axis ``axis`` of pad ``pad``, in [-1, 1] through the dead zone (0 at
@@ -294,3 +288,10 @@ def _rescale(value: float, dead_zone: float) -> float:
     if size <= dead_zone:
         return 0.0
     return math.copysign((size - dead_zone) / (1.0 - dead_zone), value)
+
+
+def _has_button(pairs: set[tuple[int, int]], button: int, pad: int | None) -> bool:
+    """Whether ``pairs`` of (pad, button) hold ``button`` for ``pad`` (None: any pad)."""
+    if pad is not None:
+        return (pad, button) in pairs
+    return any(down == button for _, down in pairs)
