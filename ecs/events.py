@@ -12,17 +12,20 @@ Handlers added during a step are called from the next step on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import esper
+import numpy as np
 from pygame import Vector2
 
 from systems.physics._shapes.contact import Contact
+from systems.physics._solver.resolution import SWEPT_COLUMNS
+from systems.physics._stages.memory import Memory
 from systems.physics.collision import CollisionSystem
 from systems.physics.response import ResponseSystem
 
-__all__ = ["Between", "CollisionEvents", "CollisionHandler", "StepErrors", "Subscription", "orient"]
+__all__ = ["Between", "CollisionEvents", "CollisionHandler", "StepErrors", "Subscription", "Touched", "orient"]
 
 CollisionHandler = Callable[[Contact], Any]
 
@@ -148,7 +151,7 @@ class CollisionEvents(esper.Processor):
         self.end: list[Subscription] = []
         self.crush: list[Callable[[int], Any]] = []
         # Pairs touching last step: their last contact and colliders' categories.
-        self.touching: dict[tuple[int, int], tuple[Contact, tuple[int, int]]] = {}
+        self.touching = Touched()
 
     def process(self, dt: float) -> None:
         """Call this step's handlers. What a handler raises is kept in the
@@ -159,7 +162,7 @@ class CollisionEvents(esper.Processor):
             for handler in list(self.crush):
                 self._call(handler, entity, errors)
         begin, every, end = list(self.begin), list(self.every), list(self.end)
-        if begin or every or end or self.touching:
+        if begin or every or end or len(self.touching):
             self._dispatch_contacts(begin, every, end, errors)
         if errors is not self.world._errors:
             errors.raise_first()
@@ -168,21 +171,21 @@ class CollisionEvents(esper.Processor):
                            errors: StepErrors) -> None:
         """Update the memory of touching pairs, then call the begin, every
         and end handlers (the memory first, so a raising handler cannot
-        leave a pair's begin or end undelivered)."""
-        collider = self.world.collision.collider
-        now = {}
-        for contact in self.world.contacts:
-            a, b = collider(contact.a), collider(contact.b)
-            categories = (a.category if a else 0, b.category if b else 0)
-            now[(contact.a, contact.b)] = (contact, categories)
-        began = [entry for key, entry in now.items() if key not in self.touching]
-        ended = [(_ended(contact), categories) for key, (contact, categories) in sorted(self.touching.items())
-                 if key not in now]
-        self.touching = now if (begin or end) else {}
-        for subscriptions, entries in ((begin, began), (every, now.values()), (end, ended)):
-            for contact, categories in list(entries):
+        leave a pair's begin or end undelivered). The pairs are compared as
+        arrays: a contact is made into a ``Contact`` only if a handler gets it."""
+        now, contacts_at = _step_contacts(self.world.response.memory)
+        now.categories = self.world.collision.categories_of(now.pairs)
+        began = np.flatnonzero(~_within(now.pairs, self.touching.pairs)).tolist() if begin else []
+        ended = self.touching.without(now.pairs) if end else Touched()
+        self.touching = now.sorted() if (begin or end) else Touched()
+        categories = now.categories.tolist()
+        everyone = list(range(len(now.pairs))) if every else []
+        for subscriptions, entries in ((begin, zip(contacts_at(began), [categories[i] for i in began])),
+                                       (every, zip(contacts_at(everyone), categories)),
+                                       (end, zip(ended.ended_contacts(), ended.categories.tolist()))):
+            for contact, (first, second) in list(entries):
                 for subscription in subscriptions:
-                    seen = orient(contact, categories, subscription.between)
+                    seen = orient(contact, (first, second), subscription.between)
                     if seen is not None:
                         self._call(subscription.handler, seen, errors)
 
@@ -192,7 +195,65 @@ class CollisionEvents(esper.Processor):
         errors.call(handler, (argument,), "collision handler {name}")
 
 
-def _ended(contact: Contact) -> Contact:
-    """The contact an end handler gets: a copy of the last one, at depth 0."""
-    return Contact(contact.a, contact.b, Vector2(contact.normal), 0.0, contact.trigger, Vector2(contact.point),
-                   0.0, contact.surface)
+@dataclass(slots=True)
+class Touched:
+    """Pairs in contact, a row each: ``pairs`` (entity ids, (n, 2) int64), their contacts'
+    ``values`` (``systems.physics._solver.resolution.SWEPT_COLUMNS``, (n, 8)) and their
+    colliders' ``categories`` ((n, 2) int64, 0 for an entity without a Collider)."""
+
+    pairs: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    values: np.ndarray = field(default_factory=lambda: np.zeros((0, len(SWEPT_COLUMNS))))
+    categories: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    def sorted(self) -> Touched:
+        """The same pairs ordered by entity ids."""
+        order = np.lexsort((self.pairs[:, 1], self.pairs[:, 0]))
+        return Touched(self.pairs[order], self.values[order], self.categories[order])
+
+    def without(self, pairs: np.ndarray) -> Touched:
+        """These pairs less those in ``pairs``, in their order."""
+        gone = ~_within(self.pairs, pairs)
+        return Touched(self.pairs[gone], self.values[gone], self.categories[gone])
+
+    def ended_contacts(self) -> list[Contact]:
+        """What an end handler gets of each pair: a copy of its last contact, at depth 0."""
+        return [Contact(a, b, Vector2(nx, ny), 0.0, trigger != 0.0, Vector2(px, py), 0.0, surface)
+                for (a, b), (nx, ny, _, _, surface, px, py, trigger) in zip(self.pairs.tolist(), self.values.tolist())]
+
+
+def _within(pairs: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Whether each row of ``pairs`` is a row of ``others`` ((n,) bool; each holding a
+    pair at most once): sorted together, a pair in both sits next to its copy."""
+    if not len(pairs) or not len(others):
+        return np.zeros(len(pairs), bool)
+    both = np.concatenate((others, pairs))
+    order = np.lexsort((np.arange(len(both)), both[:, 1], both[:, 0]))
+    ranked = both[order]
+    repeated = np.zeros(len(both), bool)
+    repeated[1:] = (ranked[1:] == ranked[:-1]).all(axis=1)  # (the copy from ``others`` comes first)
+    found = np.zeros(len(both), bool)
+    found[order] = repeated
+    return found[len(others):]
+
+
+def _step_contacts(memory: Memory) -> tuple[Touched, Callable[[list[int]], list[Contact]]]:
+    """The step's contacts, one per pair, in contact order (``Touched``, categories left
+    to fill), and how to make those at some indices into ``Contact`` objects: from the
+    core's arrays, or from a list of contacts set in their place (``ResponseSystem.contacts = ...``;
+    a pair's last contact kept, in the order the pair first appears)."""
+    resolution = memory.resolution
+    if resolution is not None:
+        pairs, values = resolution.arrays()
+        order = resolution.time_order()
+        recorded = order.tolist()
+        return (Touched(pairs[order], values[order], np.zeros((len(order), 2), np.int64)),
+                lambda indices: resolution.contacts_at([recorded[i] for i in indices]))
+    listed = list({(c.a, c.b): c for c in memory.contacts()}.values())  # (a key keeps its first place)
+    rows = [(c.normal.x, c.normal.y, c.depth, c.time, c.surface, c.point.x, c.point.y, float(c.trigger))
+            for c in listed]
+    pairs = np.array([(c.a, c.b) for c in listed], np.int64).reshape(-1, 2)
+    return (Touched(pairs, np.array(rows, float).reshape(-1, len(SWEPT_COLUMNS)), np.zeros((len(listed), 2), np.int64)),
+            lambda indices: [listed[i] for i in indices])

@@ -38,7 +38,7 @@ import pygame
 __all__ = ["FORMAT", "SnapshotError", "esper_state", "pack", "replace_esper_state", "unpack"]
 
 #: Bumped whenever what a snapshot holds, or how, changes.
-FORMAT = 2
+FORMAT = 3
 _MARK = b"ecs-arcade snapshot\n"
 _HEADER = struct.Struct("<H32s")  # format version, SHA-256 of the payload
 

@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 
+from collections.abc import Iterator
+from itertools import chain
+from operator import attrgetter
+from typing import Any, TypeVar
+
 import esper
+import numpy as np
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
-from systems.physics._solver.riders import platform_frame
+from systems.physics._solver.riders import platform_frames
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
 
 __all__ = ["MovementSystem"]
 
 _ZERO = Vector2()
+_TYPE, _STATIC = attrgetter("type"), ColliderType.STATIC
+_POSITION, _START = attrgetter("position"), attrgetter("previous_position")
+C = TypeVar("C")
 
 
 # px/s: a velocity with both components below this is under the world's
@@ -44,6 +53,10 @@ class MovementSystem(esper.Processor):
                  memory: Memory | None = None) -> None:
         self.world = world
         self.memory = Memory() if memory is None else memory
+        # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
+        self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
+        # esper's list of (Collider, Physics) rows and their colliders, kept while it is the same list.
+        self._with_colliders: tuple[object, list[Collider]] = (None, [])
         if gravity is not None:
             self.gravity = gravity
 
@@ -68,13 +81,16 @@ class MovementSystem(esper.Processor):
             # Copied by slice: a third of ``update``'s cost (no argument parsing).
             transform.previous_position[:] = position
             velocity = physics.velocity
-            if pulled and physics.gravity_scale and entity not in statics:
-                velocity.x += gx * physics.gravity_scale
-                velocity.y += gy * physics.gravity_scale
-            cap = physics.max_speed
-            # Read by index: a Vector2's ``x`` costs twice as much (pygame's
+            # Read and set by index: a Vector2's ``x`` costs twice as much (pygame's
             # attribute lookup), and this loop runs for every body.
-            vx, vy = velocity[0], velocity[1]
+            if pulled and (scale := physics.gravity_scale) and entity not in statics:
+                vx = velocity[0] + gx * scale
+                vy = velocity[1] + gy * scale
+                velocity[0] = vx
+                velocity[1] = vy
+            else:
+                vx, vy = velocity[0], velocity[1]
+            cap = physics.max_speed
             if cap is not None and vx * vx + vy * vy > cap * cap:
                 velocity.scale_to_length(cap)
                 vx, vy = velocity[0], velocity[1]
@@ -88,22 +104,53 @@ class MovementSystem(esper.Processor):
 
     def _static_entities(self) -> set[int]:
         """Entities with Physics and a STATIC collider, i.e. moving platforms
-        (read every step: a collider's type may be changed in place)."""
+        (types read every step: a collider's type may be changed in place)."""
         rows = self.world.get_components(Collider, Physics)
-        return {entity for entity, (collider, _) in rows if collider.type is ColliderType.STATIC}
+        if rows is not self._with_colliders[0]:
+            self._with_colliders = rows, [collider for _, (collider, _) in rows]
+        colliders = self._with_colliders[1]
+        types = list(map(_TYPE, colliders))
+        if _STATIC not in types:  # (the usual case: one scan in C)
+            return set()
+        return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
 
     def _carry_riders(self) -> None:
-        """Move each rider by its platform's displacement this step."""
-        world, rides = self.world, self.memory.rides
-        for rider in sorted(rides):
-            ride = rides[rider]
-            platform = world.try_component(ride.platform, Transform)
-            transform = world.try_component(rider, Transform)
-            ride.carried = platform is not None and transform is not None
-            if platform is None or transform is None:
-                continue
-            ride.carry = platform.position - platform.previous_position
-            physics = world.try_component(ride.platform, Physics)
-            ride.frame = platform_frame(ride.normal, physics.velocity if physics else _ZERO)
-            if ride.carry.x or ride.carry.y:
-                transform.position.update(transform.position + ride.carry)
+        """Move each rider by its platform's displacement this step (the
+        platforms looked up once each; only riders of a platform that moved
+        are touched)."""
+        rides = self.memory.rides
+        if not len(rides):
+            return
+        transforms, physics = self._by_entity(Transform), self._by_entity(Physics)
+        platforms, which = np.unique(rides.platforms, return_inverse=True)
+        which = which.reshape(-1)
+        found = [transforms.get(platform) for platform in platforms.tolist()]
+        present = np.array([transform is not None for transform in found], bool)
+        moved = [transform for transform in found if transform is not None]
+        carry, velocity = np.zeros((len(platforms), 2)), np.zeros((len(platforms), 2))
+        carry[present] = _vectors(map(_POSITION, moved), len(moved)) - _vectors(map(_START, moved), len(moved))
+        for i, (platform, transform) in enumerate(zip(platforms.tolist(), found)):
+            body = physics.get(platform)
+            if body is not None and transform is not None:  # (a moving platform: few)
+                velocity[i] = body.velocity.x, body.velocity.y
+        riders = [transforms.get(rider) for rider in rides.riders.tolist()]
+        rides.carried = present[which] & np.array([rider is not None for rider in riders], bool)
+        rides.carry = np.where(rides.carried[:, None], carry[which], 0.0)
+        rides.frame = np.where(rides.carried[:, None], platform_frames(rides.normals, velocity[which]), 0.0)
+        for row in np.flatnonzero((rides.carry != 0.0).any(axis=1)).tolist():
+            position, (dx, dy) = riders[row].position, rides.carry[row].tolist()  # type: ignore[union-attr]
+            position.update(position[0] + dx, position[1] + dy)
+
+    def _by_entity(self, component_type: type[C]) -> dict[int, C]:
+        """Entity -> its component of that type, made anew only when esper's list of them is
+        (an entity or a component added or removed)."""
+        listed = self.world.get_component(component_type)
+        kept = self._listed.get(component_type)
+        if kept is None or kept[0] is not listed:
+            kept = self._listed[component_type] = (listed, dict(listed))
+        return kept[1]
+
+
+def _vectors(vectors: Iterator[Vector2], count: int) -> np.ndarray:
+    """``count`` Vector2s as a (count, 2) array."""
+    return np.fromiter(chain.from_iterable(vectors), float, 2 * count).reshape(-1, 2)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import esper
 from pygame import Vector2
 
@@ -99,8 +101,9 @@ class ResponseSystem(esper.Processor):
         self.memory.replace_contacts(contacts)
 
     @property
-    def grounded(self) -> dict[int, Vector2]:
-        """Entities with ground below them last step, each with the unit normal of that ground."""
+    def grounded(self) -> Mapping[int, Vector2]:
+        """Entities with ground below them last step, each with the unit normal of that ground
+        (a read-only mapping, made when first read)."""
         return self.memory.grounded
 
     @property

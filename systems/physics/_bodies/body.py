@@ -33,10 +33,7 @@ class Body:
     Physics (they have no velocity for a collision to change). ``neighbours``
     are the entities the broad phase paired it with. A Body is made when
     Response or a handler first looks it up in a step (see ``Bodies``), from
-    its components as they are then. A body carried by its
-    platform this step has the platform's displacement in ``carry`` (px) and
-    the platform's velocity along the contact normal in ``frame`` (px/s): its
-    own velocity is relative to that (see ``systems.physics._solver.riders``).
+    its components as they are then.
     """
 
     entity: int
@@ -50,8 +47,6 @@ class Body:
     moved: bool = False
     box: Box = (0.0, 0.0, 0.0, 0.0)
     neighbours: list[int] = field(default_factory=list)
-    carry: Vector2 = field(default_factory=Vector2)
-    frame: Vector2 = field(default_factory=Vector2)
     _before: Box | None = None
 
     @property

@@ -30,10 +30,12 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "Geometry", "entity_pairs", "read_arrays", "read_geometry"]
+__all__ = ["Arrays", "Columns", "Geometry", "Selection", "entity_pairs", "read_arrays", "read_geometry"]
 
 _POSITION, _START = attrgetter("position"), attrgetter("previous_position")
 _OFFSET, _SIZE, _VELOCITY = attrgetter("offset"), attrgetter("size"), attrgetter("velocity")
+_TYPE, _MASS = attrgetter("type"), attrgetter("mass")
+_ELASTICITY, _FRICTION = attrgetter("elasticity"), attrgetter("friction")
 _STATIC, _SOLID = ColliderType.STATIC, ColliderType.SOLID
 
 
@@ -121,31 +123,56 @@ def _vectors(vectors: list[Vector2]) -> np.ndarray:
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
 
-def read_arrays(columns: Columns, rows: np.ndarray, geometry: Geometry | None = None) -> Arrays:
-    """Read the bodies of ``rows`` (of ``columns``, ascending) from their components at once
-    (``Arrays``, row i being body ``rows[i]``), taking their geometry from ``geometry`` when it
-    was read already this step; TRIGGERs count as bodies without Physics would (no inverse
-    mass)."""
-    listed = rows.tolist()
-    colliders = [columns.colliders[row] for row in listed]
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The components of some rows of ``Columns`` (ascending), picked once and kept while
+    the columns are (a component's fields are read anew each step, its identity is not):
+    the ``colliders`` and ``physics`` (None without) of each row, the indices of the rows
+    with Physics (``moving``) and their Physics in that order (``movers``)."""
+
+    rows: np.ndarray
+    colliders: list[Collider]
+    physics: list[Physics | None]
+    moving: np.ndarray
+    movers: list[Physics]
+
+    @classmethod
+    def of(cls, columns: Columns, rows: np.ndarray) -> Selection:
+        """The selection of ``rows`` of ``columns``."""
+        listed = rows.tolist()
+        physics = [columns.physics[row] for row in listed]
+        return cls(rows, [columns.colliders[row] for row in listed], physics,
+                   np.array([i for i, body in enumerate(physics) if body is not None], np.int64),
+                   [body for body in physics if body is not None])
+
+
+def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geometry | None = None) -> Arrays:
+    """Read the bodies of ``rows`` (of ``columns``, ascending, or a ``Selection`` of them) from
+    their components at once (``Arrays``, row i being body ``rows[i]``), taking their geometry
+    from ``geometry`` when it was read already this step; TRIGGERs count as bodies without
+    Physics would (no inverse mass)."""
+    picked = rows if isinstance(rows, Selection) else Selection.of(columns, rows)
+    colliders, moving, movers = picked.colliders, picked.moving, picked.movers
     if geometry is None:
-        geometry = read_geometry([columns.transforms[row] for row in listed], colliders)
-    physics = [columns.physics[row] for row in listed]
-    moving = np.array([i for i, body in enumerate(physics) if body is not None], np.int64)
-    movers = [body for body in physics if body is not None]  # in the order of ``moving``
-    n = len(listed)
+        geometry = read_geometry([columns.transforms[row] for row in picked.rows.tolist()], colliders)
+    n = len(colliders)
     velocity, elasticity, friction = np.zeros((n, 2)), np.zeros(n), np.zeros(n)
     inverse_mass, has_physics = np.zeros(n), np.zeros(n, bool)
-    types = [collider.type for collider in colliders]
-    static = np.array([kind is _STATIC for kind in types], bool).reshape(n)
+    types = list(map(_TYPE, colliders))
+    static = np.zeros(n, bool)
+    if _STATIC in types:
+        static[:] = [kind is _STATIC for kind in types]
     if movers:
+        count = len(movers)
         velocity[moving] = _vectors(list(map(_VELOCITY, movers)))
-        elasticity[moving] = [body.elasticity for body in movers]
-        friction[moving] = [body.friction for body in movers]
+        elasticity[moving] = np.fromiter(map(_ELASTICITY, movers), float, count)
+        friction[moving] = np.fromiter(map(_FRICTION, movers), float, count)
         has_physics[moving] = True
         # read: 1/mass, but 0 for a STATIC or a TRIGGER
-        mass = np.array([body.mass for body in movers])
-        solid = np.array([types[i] is _SOLID for i in moving.tolist()], bool)
+        mass = np.fromiter(map(_MASS, movers), float, count)
+        solid = np.ones(count, bool)
+        if types.count(_SOLID) != n:
+            solid[:] = [types[i] is _SOLID for i in moving.tolist()]
         inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)
     return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, inverse_mass,
                   elasticity, friction, static, has_physics, geometry.moved())

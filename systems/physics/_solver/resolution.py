@@ -3,13 +3,12 @@
 The contact rules (who moves, who holds still, the momentum of one contact) live in the
 compiled core (``systems.physics._kernels.settle``, ``push``, ``crush``, ``ground``); a
 ``Resolution`` holds what the core hands back to Python: the collision filters' verdicts, the
-pins, supports and crushed bodies, the riders, and the contacts.
+crushed bodies, the riders, and the contacts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from operator import attrgetter
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from pygame import Vector2
@@ -25,8 +24,6 @@ _ZERO = Vector2()
 #: pair pass through each other this step.
 CollisionFilter = Callable[[int, int], object]
 
-_BY_TIME = attrgetter("time", "a", "b")
-
 #: ``Resolution.record_swept``'s value columns.
 SWEPT_COLUMNS = ("normal_x", "normal_y", "depth", "time", "surface", "point_x", "point_y", "trigger")
 _NO_CONTACTS = (np.zeros((0, 2), np.int64), np.zeros((0, len(SWEPT_COLUMNS))))
@@ -40,26 +37,10 @@ class Resolution:
     (the collision filters, asked once per pair and step: ``allows``) and ``dt`` (s: in the
     discrete pipeline, the step, for push-out to give friction's part of the move back; 0
     after sweeps). Filled by the resolve stages: ``rides`` (the bodies left standing on a
-    STATIC platform, carried next step), ``crushed`` (entities), the contacts
-    (``record_swept``, read as ``resolved`` and ``contacts()``) and shock propagation, keyed
-    by direction bits (an axis and a sign; the contact normal's dominant axis):
-
-    Shock propagation, keyed by direction bits (an axis and a sign; the
-    contact normal's dominant axis):
-
-    - ``pinned`` (entity -> bits): directions a body may no longer be
-      *pushed* this step, because it was pushed off something that holds
-      still that way (a STATIC, or a body itself pinned). A box pushed out of
-      the floor is not pushed back into it by the box landing on it, so
-      stacks don't sink.
-    - ``supported`` ((entity, bit) -> px/s): directions in which a body came
-      to *rest* against such a support, with its velocity that way at that
-      moment. Along the normal of a later contact it counts as an infinite
-      mass on that axis only (a box at rest on the floor stops the box
-      landing on it), and only while it is not moving away from the support
-      faster than it was then: otherwise it would act as a wall moving at its
-      own speed and pump energy into whatever it meets. Friction always sees
-      the real masses.
+    STATIC platform, carried next step), ``crushed`` (entities) and the contacts
+    (``record_swept``, read as ``resolved`` and ``contacts()``). Shock propagation (pins and
+    supports) lives in the kernels' tables for the length of a run
+    (``systems.physics._kernels.settle``); nothing of it outlives the step.
     """
 
     def __init__(self, rest_speed: float = 0.0, up: Vector2 = _ZERO, filters: Sequence[CollisionFilter] = (),
@@ -69,13 +50,14 @@ class Resolution:
         self.up = up
         self.filters = filters
         self.allowed: dict[tuple[int, int], bool] = {}
-        self.rides: Rides = {}
-        self.pinned: dict[int, int] = {}
-        self.supported: dict[tuple[int, int], float] = {}
+        self.rides = Rides()
         self.crushed: set[int] = set()
-        self._resolved: dict[tuple[int, int], Contact] | None = {}
-        # The contacts the core recorded, as arrays (record_swept); made into objects when read.
+        # The contacts the core recorded, as arrays (record_swept); made into objects when read,
+        # each once: by its index in time order (``_order``, worked out when first needed).
         self._swept: tuple[np.ndarray, np.ndarray] = _NO_CONTACTS
+        self._order: np.ndarray | None = None
+        self._made: list[Contact | None] = []
+        self._unmade = 0
 
     def allows(self, a: int, b: int) -> bool:
         """Whether the collision filters let entities a and b collide this
@@ -98,28 +80,52 @@ class Resolution:
         ``contacts``): a fast scene records thousands a step (about 0.7 µs each as objects),
         and a game that reads none of them, or only some steps, doesn't pay for them.
         """
-        self._swept, self._resolved = (pairs, values), None
+        self._swept, self._order, self._made, self._unmade = (pairs, values), None, [None] * len(pairs), len(pairs)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The step's contacts as the core recorded them (``record_swept``'s ``pairs`` and
         ``values``): what a pass over all of them reads without making their objects."""
         return self._swept
 
+    def time_order(self) -> np.ndarray:
+        """The order of ``contacts()``: the recorded contacts' indices by time, then entity ids."""
+        if self._order is None:
+            pairs, values = self._swept
+            self._order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))
+        return self._order
+
+    def contacts_at(self, indices: list[int]) -> list[Contact]:
+        """The recorded contacts at ``indices`` as ``Contact`` objects, each made once (those
+        not made yet, a column at a time)."""
+        made = self._made
+        missing = [index for index in indices if made[index] is None]
+        if missing:
+            pairs, values = self._swept
+            columns = [values[missing, column].tolist() for column in range(values.shape[1])]
+            for index, row in zip(missing, zip(*pairs[missing].T.tolist(), *columns)):
+                made[index] = _contact(*row)
+            self._unmade -= len(missing)
+        return [made[index] for index in indices]  # type: ignore[misc]
+
     @property
     def resolved(self) -> dict[tuple[int, int], Contact]:
         """Every contact of the step, by pair (entity ids), in the order first recorded."""
-        if self._resolved is None:
-            self._resolved = dict(_swept_contacts(*self._swept))
-        return self._resolved
+        self._make_all()
+        return {(contact.a, contact.b): contact for contact in self._made if contact is not None}
 
     def contacts(self) -> list[Contact]:
         """The step's contacts, ordered by time, then entity ids."""
-        return sorted(self.resolved.values(), key=_BY_TIME)
+        self._make_all()
+        made = self._made
+        return [made[index] for index in self.time_order().tolist()]
+
+    def _make_all(self) -> None:
+        """Make every contact not made yet."""
+        if self._unmade:
+            self.contacts_at(list(range(len(self._made))))
 
 
-def _swept_contacts(pairs: np.ndarray, values: np.ndarray) -> Iterator[tuple[tuple[int, int], Contact]]:
-    """``Resolution.record_swept``'s contacts as (pair, Contact), in order."""
-    columns = [values[:, column].tolist() for column in range(values.shape[1])]
-    for first, second, nx, ny, depth, time, surface, px, py, trigger in zip(*pairs.T.tolist(), *columns):
-        yield (first, second), Contact(first, second, Vector2(nx, ny), depth, trigger != 0.0, Vector2(px, py), time,
-                                       surface)
+def _contact(first: int, second: int, nx: float, ny: float, depth: float, time: float, surface: float,
+             px: float, py: float, trigger: float) -> Contact:
+    """One recorded contact (a row of ``record_swept``'s arrays) as a ``Contact``."""
+    return Contact(first, second, Vector2(nx, ny), depth, trigger != 0.0, Vector2(px, py), time, surface)

@@ -275,6 +275,20 @@ class Collide:
         body = self._pool.get(entity)
         return None if body is None else body.collider
 
+    def categories_of(self, pairs: np.ndarray) -> np.ndarray:
+        """The Collider categories of pairs of entities ((m, 2) int64, as ``pairs``), each as
+        ``collider`` gives it now; 0 for an entity without a Collider."""
+        entities, colliders = self._columns.entities, self._columns.colliders
+        rows = np.minimum(np.searchsorted(entities, pairs), max(len(entities) - 1, 0))
+        categories = np.zeros(pairs.shape, np.int64)
+        if len(entities):
+            known = entities[rows] == pairs
+            used = np.unique(rows[known])
+            category = np.zeros(len(entities), np.int64)
+            category[used] = [colliders[row].category for row in used.tolist()]
+            categories[known] = category[rows[known]]
+        return categories
+
     def _rebuild_from(self, sources: tuple[list[Any], list[Any]]) -> tuple[Found, int]:
         """``_rebuild`` from esper's lists of (Transform, Collider) and of
         Physics, kept to tell when they change."""

@@ -18,7 +18,7 @@ from systems.physics._kernels.ground import DIAGONAL
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import leave_or_land
 from systems.physics._stages.context import StepContext
-from systems.physics._stages.memory import Memory
+from systems.physics._stages.memory import Grounded, Memory
 
 __all__ = ["grounded_bodies", "record", "update_touching"]
 
@@ -35,13 +35,13 @@ def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> 
         memory.warned_crush = True
         log.info("entity %d is crushed: squeezed between colliders that won't yield, it is left "
                  "where it is (World.on_crush tells the game; logged once per World)", memory.crushed[0])
-    leave_or_land(step, memory.rides)
+    memory.rides = leave_or_land(step, memory.rides)
     if touching:
         update_touching(touching, memory.contacts())
     step.settle_kinematic()
 
 
-def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> dict[int, Vector2]:
+def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> Grounded:
     """Entities with ground below them in a step's contacts (``pairs`` and ``values`` as
     ``Resolution.arrays`` gives them; TRIGGER contacts don't count): a contact normal at most
     45° from ``up``, each with the unit normal of that ground, from it to the entity (the most
@@ -49,7 +49,7 @@ def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> dict[
     from them. Worked out over the arrays: a step's contacts are made into objects only when
     something reads them."""
     if not up or not len(pairs):
-        return {}
+        return Grounded()
     time_order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))  # Resolution.contacts' order
     time_order = time_order[values[time_order, 7] == 0.0]
     # Each contact's two sides in turn: b along the normal, a against it.
@@ -59,15 +59,15 @@ def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> dict[
     upright = 0.0 + normal_x * up.x + normal_y * up.y  # (Vector2.dot)
     ground = np.flatnonzero(upright >= DIAGONAL)
     if not len(ground):
-        return {}
+        return Grounded()
     # Per entity the most upright, the first of equals; kept in the order entities first stood.
     best = ground[np.lexsort((ground, -upright[ground], entities[ground]))]
     firsts = np.unique(entities[best], return_index=True)[1]
     chosen = best[firsts]
     _, seen = np.unique(entities[ground], return_index=True)  # where each entity first stood
     by_first = np.argsort(ground[seen], kind="stable")
-    return {int(entity): Vector2(x, y) for entity, x, y in zip(
-        entities[chosen[by_first]].tolist(), normal_x[chosen[by_first]].tolist(), normal_y[chosen[by_first]].tolist())}
+    chosen = chosen[by_first]
+    return Grounded(entities[chosen], np.column_stack((normal_x[chosen], normal_y[chosen])))
 
 
 def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:

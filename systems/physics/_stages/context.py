@@ -12,11 +12,12 @@ phase, in ``Collide``: the grid, which stages change only through ``Found.widen`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+import numpy as np
 
 from pygame import Vector2
 
-from systems.physics._bodies.body import Body
 from systems.physics._stages.collide import Collide
 from systems.physics._stages.found import Found
 from systems.physics._solver.resolution import CollisionFilter, Resolution
@@ -35,9 +36,10 @@ class StepContext:
     the collide stage's latest run found: this step's bodies and candidate pairs, made
     fresh by that run), ``settle_kinematic`` (the collide stage's, called last in a step:
     the one thing a stage asks of what it keeps across steps) and ``state`` (the step's
-    ``Resolution``: rest speed, filters, one-way faces; pins, supports, crushed bodies and
-    contacts as the stages find them). Filled by the stages: ``riders`` (board: the bodies
-    Movement carried this step).
+    ``Resolution``: rest speed, filters, one-way faces; crushed bodies and
+    contacts as the stages find them). Filled by the stages: ``riders`` (board: the rows of
+    the bodies Movement carried this step, and a row each of their platform's displacement
+    (px) and frame (px/s)).
     """
 
     dt: float
@@ -48,7 +50,7 @@ class StepContext:
     collision: Found
     settle_kinematic: Callable[[], None]
     state: Resolution
-    riders: list[Body] = field(default_factory=list)
+    riders: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: int, collision: Collide,

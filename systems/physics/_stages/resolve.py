@@ -14,7 +14,7 @@ This module runs them: ``Resolver.run`` reads the step's bodies from their compo
 (``systems.physics._bodies.table``) into the kernels' tables (one row per body, in entity
 order), runs the four kernels of the copy ``background.kernels`` names (compiled, or the same
 source as plain Python), and writes back velocities, positions, the Resolution's contacts,
-pins, supports, crushed bodies and riders, the squeezes for the next step, the broad phase's
+crushed bodies and riders, the squeezes for the next step, the broad phase's
 widened boxes and new partners.
 """
 
@@ -24,27 +24,27 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
 from pygame import Vector2
 
-from components import ALL, Collider, ColliderType, Shape
+from components import ALL, Collider, ColliderType, Physics, Shape
 from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
 from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
-from systems.physics._bodies.table import Arrays, entity_pairs, read_arrays
+from systems.physics._bodies.table import Arrays, Columns, Selection, entity_pairs, read_arrays
 from systems.physics._bodies.kinds import SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES
-from systems.physics._bodies.body import Body
 from systems.physics._solver.resolution import Resolution
-from systems.physics._solver.riders import Ride
+from systems.physics._solver.riders import Rides
 from systems.physics._stages.context import StepContext
 from systems.physics._stages.found import Found, LevelRead
-from systems.physics._stages.memory import Memory, Squeezes
+from systems.physics._stages.memory import Grounded, Memory, Squeezes
 
 __all__ = ["Resolved", "Resolver", "ask_filters"]
 
@@ -53,7 +53,10 @@ log = logging.getLogger(__name__)
 _TIES = np.array(TIES)
 _STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
 #: Each shape's small int in the kernels (systems.physics._kernels.shapes).
-_SHAPE_CODES = {Shape(value): code for code, value in enumerate(SHAPE_VALUES)}
+# Keyed by the members' values (``_value_``, a plain attribute): hashing an Enum member,
+# or reading its ``value`` property, runs Python code, and these are read for every body.
+_SHAPE_CODES = {Shape(value)._value_: code for code, value in enumerate(SHAPE_VALUES)}
+_SHAPE_VALUE, _SIDES_VALUE = attrgetter("shape._value_"), attrgetter("sides._value_")
 _NO_VERDICTS = np.zeros((0, 3), np.int64)
 _NO_SQUEEZES = (np.zeros((0, 2), np.int64), np.zeros((0, 2)))
 _NO_GROUNDED = (np.zeros(0, np.int64), np.zeros((0, 2)))
@@ -185,14 +188,17 @@ def _parameters(step: StepContext, max_subdivisions: int, sweeps: bool) -> np.nd
     return parameters
 
 
-def _grounded(collision: Found, grounded: dict[int, Vector2]) -> tuple[np.ndarray, np.ndarray]:
+def _grounded(collision: Found, grounded: Grounded) -> tuple[np.ndarray, np.ndarray]:
     """Last step's grounded bodies as the ground-snapping kernel takes them: their rows (-1 for
     an entity gone since), in entity order, and the unit normals of their grounds."""
-    if not grounded:
+    if not len(grounded):
         return _NO_GROUNDED
-    rows, entities = collision.rows, sorted(grounded)
-    return (np.array([rows.get(entity, -1) for entity in entities], np.int64),
-            np.array([(grounded[entity].x, grounded[entity].y) for entity in entities]).reshape(-1, 2))
+    order = np.argsort(grounded.entities, kind="stable")
+    entities, known = grounded.entities[order], collision.columns.entities
+    rows = np.searchsorted(known, entities)
+    found = rows < len(known)
+    found[found] = known[rows[found]] == entities[found]
+    return np.where(found, rows, -1), grounded.normals[order]
 
 
 def _kept_squeezes(entities: np.ndarray, buffers: tuple[Any, ...], count: int) -> Squeezes:
@@ -239,13 +245,15 @@ class _Tables:
         self._template = (t.aligned_table(0, t.FLOAT_COLUMNS), t.aligned_table(0, t.INT_COLUMNS, np.int64))
         self._tables = self._template
         self._movers = np.zeros(0, np.int64)
+        self._selection = Selection.of(Columns.of([]), self._movers)  # the movers' components
+        self._physics: list[Physics] = []  # every body's Physics, in entity order
         self._run: slice | None = None  # the movers' rows when they are one run of rows
 
-    def start(self, collision: Found, level_codes: np.ndarray, riders: list[Body], pulled: bool,
-              snapping: bool) -> tuple[np.ndarray, np.ndarray]:
+    def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
+              pulled: bool, snapping: bool) -> tuple[np.ndarray, np.ndarray]:
         """The tables at the start of the step: level geometry as last read (``level_codes``,
-        ``_codes`` of its colliders), the rest read from the components (``riders``: the bodies
-        carried this step; ``pulled``: whether gravity pulls; ``snapping``: whether a body
+        ``_codes`` of its colliders), the rest read from the components (``riders``: the rows
+        of the bodies carried this step and their carry and frame, ``StepContext.riders``; ``pulled``: whether gravity pulls; ``snapping``: whether a body
         was grounded last step, so ground snapping reads its reach)."""
         columns, level = collision.columns, collision.resting
         if self._key is None or self._key[0] is not columns or self._key[1] is not level:
@@ -254,8 +262,8 @@ class _Tables:
         movers, run = self._movers, self._run
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
-        arrays = read_arrays(columns, movers, known)
-        codes = _codes([columns.colliders[row] for row in movers.tolist()], collision)
+        arrays = read_arrays(columns, self._selection, known)
+        codes = _codes(self._selection.colliders, collision)
         filed = collision.filed_boxes()[movers]
         if run is not None:  # level geometry's rows from the template, the movers' read in place
             for rows in (slice(0, run.start), slice(run.stop, len(table))):
@@ -267,13 +275,14 @@ class _Tables:
             block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
             _rows(arrays, codes, columns.entities[movers], filed, block)
             table[movers], ints[movers] = block
-        physics = [body for body in columns.physics if body]  # (in the order of ``moving``)
+        physics = self._physics  # (in the order of ``moving``)
         if pulled:
             table[columns.moving, t.GRAVITY_SCALE] = [body.gravity_scale for body in physics]
         if snapping:
             table[columns.moving, t.GROUND_SNAP] = [body.ground_snap for body in physics]
-        for rider in riders:
-            table[collision.rows[rider.entity], t.CARRY_X:t.FRAME_Y + 1] = (*rider.carry, *rider.frame)
+        if riders is not None:
+            carried, values = riders
+            table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
 
     def _make(self, collision: Found, level_codes: np.ndarray) -> None:
@@ -288,6 +297,8 @@ class _Tables:
         self._template, self._key = template, (columns, level)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         self._movers = movers = np.delete(np.arange(n), level.rows)
+        self._selection = Selection.of(columns, movers)
+        self._physics = [body for body in columns.physics if body]
         one_run = len(movers) and movers[-1] - movers[0] + 1 == len(movers)
         self._run = slice(int(movers[0]), int(movers[-1]) + 1) if one_run else None
 
@@ -337,11 +348,11 @@ def _codes(colliders: list[Collider], kinds: Found | None = None) -> np.ndarray:
     codes = np.empty((len(colliders), len(_DEFAULT_CODES)), np.int64)
     codes[:] = _DEFAULT_CODES
     if kinds is None or kinds.kinds & SHAPED:
-        codes[:, _SHAPE] = [_SHAPE_CODES[collider.shape] for collider in colliders]
+        codes[:, _SHAPE] = list(map(_SHAPE_CODES.__getitem__, map(_SHAPE_VALUE, colliders)))
     if kinds is None or kinds.kinds & TRIGGER:
         codes[:, _TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
     if kinds is None or kinds.one_way:
-        codes[:, _SIDES] = [collider.sides.value for collider in colliders]
+        codes[:, _SIDES] = list(map(_SIDES_VALUE, colliders))
     if kinds is None or kinds.layered:
         codes[:, _CATEGORY] = [collider.category for collider in colliders]
         codes[:, _MASK] = [collider.mask for collider in colliders]
@@ -349,7 +360,7 @@ def _codes(colliders: list[Collider], kinds: Found | None = None) -> np.ndarray:
 
 
 def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resolution) -> None:
-    """Velocities, positions, pins, supports, crushed bodies and riders back to the
+    """Velocities, positions, crushed bodies and riders back to the
     components, the Bodies made so far and the Resolution. (Arrays are handed to Python a
     column at a time: a list per row would be an object for the garbage collector to track.)"""
     columns, bodies = collision.columns, collision.bodies
@@ -371,18 +382,11 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resol
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
     entities = columns.entities
-    for row in np.flatnonzero(ints[:, t.PINNED]).tolist():
-        state.pinned[int(entities[row])] = int(ints[row, t.PINNED])
-    for row in np.flatnonzero(ints[:, t.SUPPORTED]).tolist():
-        for index in range(4):
-            if ints[row, t.SUPPORTED] & (1 << index):
-                state.supported[(int(entities[row]), 1 << index)] = float(table[row, t.SUPPORT + index])
     state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
         riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
-        for row in riders[np.argsort(ints[riders, t.RIDE_ORDER])].tolist():  # in the order they landed
-            state.rides[int(entities[row])] = Ride(int(entities[ints[row, t.RIDE]]),
-                                                   Vector2(table[row, t.RIDE_X], table[row, t.RIDE_Y]))
+        state.rides = Rides.landed(entities[riders], entities[ints[riders, t.RIDE]],
+                                   table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:

@@ -1,5 +1,7 @@
 """The contacts stage: the grounded bodies a step hands the next, worked out over the contacts' arrays."""
 
+import pickle
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -70,3 +72,13 @@ def test_grounded_bodies_are_the_first_most_upright_ground_in_time_order(rows, u
     found = grounded_bodies(*contacts(*rows), up) if rows else {}
     assert list(found) == list(expected)
     assert all((found[e].x, found[e].y) == (expected[e].x, expected[e].y) for e in expected)
+
+
+def test_grounded_bodies_are_a_mapping_made_when_read_and_kept_by_snapshots():
+    # Two bodies on the floor (normals straight up); the arrays are what the next step's
+    # ground snapping reads, the mapping what ResponseSystem.grounded shows.
+    grounded = grounded_bodies(*contacts((1, 5, 0.0, -1.0, 0.0, 0), (2, 6, 0.0, -1.0, 0.5, 0)), UP)
+    assert grounded.entities.tolist() == [5, 6] and grounded.normals.tolist() == [[0.0, -1.0], [0.0, -1.0]]
+    assert len(grounded) == 2 and grounded[6] == Vector2(0, -1) and dict(grounded) == {5: UP, 6: UP}
+    copy = pickle.loads(pickle.dumps(grounded))
+    assert copy == grounded and copy.entities.tolist() == [5, 6]
