@@ -154,6 +154,14 @@ def time_steps(world: World, steps: int) -> tuple[float, dict[str, float]]:
 
 def run_pymunk(scene: Scene, steps: int) -> Result:
     """ms/step and escaped bodies for pymunk on the same scene."""
+    space, bodies = build_space(scene)
+    ms = time_space(space, steps)
+    centres = [(b.position.x, b.position.y) for b in bodies]
+    return Result(ms, escaped(centres, scene.side))
+
+
+def build_space(scene: Scene) -> tuple[pymunk.Space, list[pymunk.Body]]:
+    """The scene as a pymunk space (the walls on its static body), and its boxes' bodies."""
     import pymunk
 
     space = pymunk.Space()
@@ -170,9 +178,7 @@ def run_pymunk(scene: Scene, steps: int) -> Result:
         shape.elasticity, shape.friction = 1.0, 0.0
         space.add(body, shape)
         bodies.append(body)
-    ms = time_space(space, steps)
-    centres = [(b.position.x, b.position.y) for b in bodies]
-    return Result(ms, escaped(centres, scene.side))
+    return space, bodies
 
 
 def time_space(space: pymunk.Space, steps: int) -> float:

@@ -11,21 +11,33 @@ phase's pairs and the sweeps), on the arena scene of ``benchmarks.arena``
 at 200 px/s, against a whole step of ours and of pymunk in the same
 process. Compare within one run, never across runs.
 
+With ``--instructions`` it also counts, with valgrind's callgrind (each
+pass in a process of its own, only the calls themselves), the instructions
+of each Python pass and of pymunk's whole step, next to their times: a
+measure this machine's noise doesn't blur.
+
     pip install -e .[bench]
     python -m benchmarks.floor                      # N = 1,000, 10,000, 16,000
     python -m benchmarks.floor --counts 10000 --repeats 20
+    python -m benchmarks.floor --counts 2000 --repeats 5 --instructions   # needs valgrind
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
+import os
+import re
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 
 import numpy as np
 
-from benchmarks.arena import DT, build_world, make_scene, run_ours, run_pymunk
+from benchmarks.arena import DT, build_space, build_world, make_scene, run_ours, run_pymunk
 from components import ALL, ColliderType
 from ecs import World
 from systems.physics._kernels import sweep as sweep_kernel
@@ -35,7 +47,8 @@ from systems.physics._bodies.table import read_arrays
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
 
-PASSES = ("move", "validate", "read", "write back", "pairs kernel", "sweep kernel")
+PYTHON_PASSES = ("move", "validate", "read", "write back")
+PASSES = (*PYTHON_PASSES, "pairs kernel", "sweep kernel")
 
 
 def best_ms(run: Callable[[], object], repeats: int) -> float:
@@ -64,14 +77,37 @@ def arena_world(count: int) -> World:
     return world
 
 
+def python_passes(world: World) -> dict[str, Callable[[], object]]:
+    """The passes over the components (PYTHON_PASSES) of a stepped ``world``, as calls:
+    ``move`` moves the bodies on, the others leave them as they are; ``write back`` sets
+    every body's position and velocity (the arena's sweeps move nearly all of them)."""
+    collision = world.collision
+    columns = collision.columns
+    rows = np.arange(len(columns.transforms))
+    moving = columns.moving.tolist()
+    transforms = [columns.transforms[row] for row in moving]
+    physics = [columns.physics[row] for row in moving]
+    positions = [tuple(transform.position) for transform in transforms]
+    velocities = [tuple(body.velocity) for body in physics if body is not None]
+
+    def write_back() -> None:  # positions and velocities, set by index, as the push-out stage does
+        for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):
+            position = transform.position
+            position[0], position[1] = x, y
+            if motion is not None:
+                velocity = motion.velocity
+                velocity[0], velocity[1] = vx, vy
+    return {"move": lambda: world.movement.process(DT), "validate": world._check_vectors,
+            "read": lambda: read_arrays(columns, rows), "write back": write_back}
+
+
 def time_passes(count: int, repeats: int) -> dict[str, float]:
     """ms for each of PASSES on the arena with ``count`` boxes, each the
     best of ``repeats``."""
     world = arena_world(count)
     collision = world.collision
-    times = {"validate": best_ms(world._check_vectors, repeats),
-             "read": best_ms(lambda: read_arrays(collision.columns, np.arange(len(collision.columns.transforms))),
-                             repeats)}
+    passes = python_passes(world)
+    times = {name: best_ms(passes[name], repeats) for name in PYTHON_PASSES if name != "move"}
     boxes, entities = collision.filed_boxes(), collision.columns.entities
     static = np.array([c.type is ColliderType.STATIC for c in collision.columns.colliders])
     kinds = np.where(static, SKIP | LEVEL, 0)  # the walls: skipped, level geometry
@@ -87,31 +123,62 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
 
     buffers = sweep_kernel.buffers_for(None, len(pairs), len(table))
 
-    def sweep() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def sweep() -> np.ndarray:
         body, flags = table.copy(), ints.copy()
-        status = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers)[0]
-        return status, body, flags
-    while (status := sweep()[0])[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
+        status: np.ndarray = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers)[0]
+        return status
+    while (status := sweep())[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))
     times["sweep kernel"] = best_ms(sweep, repeats)
-    _, body, flags = sweep()
-    moved = np.flatnonzero(flags[:, kernel_table.VERSION])  # (the rows the sweeps moved)
-    transforms = [collision.columns.transforms[row] for row in moved.tolist()]
-    physics = [collision.columns.physics[row] for row in moved.tolist()]
-    positions = body[moved, kernel_table.POS_X:kernel_table.POS_Y + 1].tolist()
-    velocities = body[moved, kernel_table.VEL_X:kernel_table.VEL_Y + 1].tolist()
-
-    def write_back() -> None:  # only what the sweeps changed: positions and velocities, set by index
-        for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):
-            position = transform.position
-            position[0], position[1] = x, y
-            if motion is not None:
-                velocity = motion.velocity
-                velocity[0], velocity[1] = vx, vy
-    times["write back"] = best_ms(write_back, repeats)
-    times["move"] = best_ms(lambda: world.movement.process(DT), repeats)  # last: it moves the bodies on
+    times["move"] = best_ms(passes["move"], repeats)  # last: it moves the bodies on
     world.close()
     return times
+
+
+def count_instructions(name: str, count: int, repeats: int) -> float:
+    """Million instructions per call of one pass (PYTHON_PASSES, or ``"pymunk step"``) on the
+    arena with ``count`` boxes, counted by valgrind's callgrind in a process of its own: only
+    the calls themselves (``--toggle-collect`` on the C function that repeats them), not the
+    set-up; the kernels are not needed, so it runs with ECS_ARCADE_JIT=0 (numba is not loaded)."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=functools_reduce",
+                   f"--callgrind-out-file={folder}/out", sys.executable, "-m", "benchmarks.floor",
+                   "--count-pass", name, "--counts", str(count), "--repeats", str(repeats)]
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "ECS_ARCADE_JIT": "0"},
+                              check=True)
+    collected = re.search(r"Collected : (\d+)", done.stderr)
+    if collected is None:
+        raise RuntimeError(f"callgrind printed no count for {name!r}: {done.stderr[-500:]}")
+    return int(collected.group(1)) / repeats / 1e6
+
+
+def repeat_pass(name: str, count: int, repeats: int) -> None:
+    """Call one pass ``repeats`` times inside ``functools.reduce`` (callgrind counts only there)."""
+    scene = make_scene(count, 200.0)
+    if name == "pymunk step":
+        space, _ = build_space(scene)
+        space.step(DT)
+        run: Callable[[], object] = lambda: space.step(DT)
+    else:
+        run = python_passes(arena_world(count))[name]
+    functools.reduce(lambda _, __: run(), range(repeats), None)
+
+
+def instructions(counts: list[int], repeats: int) -> None:
+    """Print the Python passes' and pymunk's step's instruction counts next to their times."""
+    names = ("pymunk step", *PYTHON_PASSES)
+    print("\ninstructions (callgrind), million per call; ms from a run without valgrind (best of repeats)")
+    print("| N | " + " | ".join(f"{name} Minstr | {name} ms" for name in names) + " | Python passes / pymunk step, instructions |")
+    print("|---" * (2 * len(names) + 2) + "|")
+    for count in counts:
+        counted = {name: count_instructions(name, count, repeats) for name in names}
+        times = time_passes(count, 10)
+        space, _ = build_space(make_scene(count, 200.0))
+        space.step(DT)
+        times["pymunk step"] = best_ms(lambda: space.step(DT), 10)
+        ratio = sum(counted[name] for name in PYTHON_PASSES) / counted["pymunk step"]
+        print(f"| {count} | " + " | ".join(f"{counted[name]:.1f} | {times[name]:.2f}" for name in names)
+              + f" | {ratio:.1f}x |", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -120,8 +187,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--counts", type=int, nargs="+", default=[1000, 10000, 16000])
     parser.add_argument("--repeats", type=int, default=10, help="calls per pass; the fastest is shown")
     parser.add_argument("--steps", type=int, default=20, help="timed steps per whole-step round")
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count each Python pass's and pymunk's step's instructions with valgrind")
+    parser.add_argument("--count-pass", choices=("pymunk step", *PYTHON_PASSES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    python = PASSES[:4]
+    if args.count_pass:  # (the process --instructions runs under valgrind)
+        repeat_pass(args.count_pass, args.counts[0], args.repeats)
+        return
     print("floor: arena, 8x8 boxes, ±200 px/s, e=1, dt=1/60; ms (best of repeats); whole steps best of 2 rounds")
     print("| N | ours ms/step | pymunk ms/step | " + " | ".join(PASSES)
           + " | Python passes | all passes | all passes / pymunk |")
@@ -131,10 +203,12 @@ def main(argv: list[str] | None = None) -> None:
         ours = min(run_ours(scene, args.steps).ms for _ in range(2))
         theirs = min(run_pymunk(scene, args.steps).ms for _ in range(2))
         times = time_passes(count, args.repeats)
-        floor = sum(times[name] for name in python)
+        floor = sum(times[name] for name in PYTHON_PASSES)
         every = sum(times.values())
         print(f"| {count} | {ours:.2f} | {theirs:.2f} | " + " | ".join(f"{times[name]:.2f}" for name in PASSES)
               + f" | {floor:.2f} | {every:.2f} | {every / theirs:.1f}x |", flush=True)
+    if args.instructions:
+        instructions(args.counts, args.repeats)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-
-from collections.abc import Iterator
-from itertools import chain
-from operator import attrgetter
 from typing import Any, TypeVar
 
 import esper
@@ -14,6 +10,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
+from systems.physics._bodies.table import vector_array
 from systems.physics._solver.riders import platform_frames
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
@@ -21,8 +18,7 @@ from systems._world import WorldLike
 __all__ = ["MovementSystem"]
 
 _ZERO = Vector2()
-_TYPE, _STATIC = attrgetter("type"), ColliderType.STATIC
-_POSITION, _START = attrgetter("position"), attrgetter("previous_position")
+_STATIC = ColliderType.STATIC
 C = TypeVar("C")
 
 
@@ -109,7 +105,7 @@ class MovementSystem(esper.Processor):
         if rows is not self._with_colliders[0]:
             self._with_colliders = rows, [collider for _, (collider, _) in rows]
         colliders = self._with_colliders[1]
-        types = list(map(_TYPE, colliders))
+        types = [collider.type for collider in colliders]
         if _STATIC not in types:  # (the usual case: one scan in C)
             return set()
         return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
@@ -128,7 +124,7 @@ class MovementSystem(esper.Processor):
         present = np.array([transform is not None for transform in found], bool)
         moved = [transform for transform in found if transform is not None]
         carry, velocity = np.zeros((len(platforms), 2)), np.zeros((len(platforms), 2))
-        carry[present] = _vectors(map(_POSITION, moved), len(moved)) - _vectors(map(_START, moved), len(moved))
+        carry[present] = vector_array([t.position for t in moved]) - vector_array([t.previous_position for t in moved])
         for i, (platform, transform) in enumerate(zip(platforms.tolist(), found)):
             body = physics.get(platform)
             if body is not None and transform is not None:  # (a moving platform: few)
@@ -150,7 +146,3 @@ class MovementSystem(esper.Processor):
             kept = self._listed[component_type] = (listed, dict(listed))
         return kept[1]
 
-
-def _vectors(vectors: Iterator[Vector2], count: int) -> np.ndarray:
-    """``count`` Vector2s as a (count, 2) array."""
-    return np.fromiter(chain.from_iterable(vectors), float, 2 * count).reshape(-1, 2)

@@ -23,19 +23,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import chain
-from operator import attrgetter
 
 import numpy as np
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "Geometry", "Selection", "entity_pairs", "read_arrays", "read_geometry"]
+__all__ = ["Arrays", "Columns", "Geometry", "Selection", "entity_pairs", "read_arrays", "read_geometry", "vector_array"]
 
-_POSITION, _START = attrgetter("position"), attrgetter("previous_position")
-_OFFSET, _SIZE, _VELOCITY = attrgetter("offset"), attrgetter("size"), attrgetter("velocity")
-_TYPE, _MASS = attrgetter("type"), attrgetter("mass")
-_ELASTICITY, _FRICTION = attrgetter("elasticity"), attrgetter("friction")
 _STATIC, _SOLID = ColliderType.STATIC, ColliderType.SOLID
 
 
@@ -85,8 +80,9 @@ class Geometry:
 
 def read_geometry(transforms: list[Transform], colliders: list[Collider]) -> Geometry:
     """The ``Geometry`` of the bodies with these components (in that order)."""
-    return Geometry(_vectors(list(map(_START, transforms))), _vectors(list(map(_POSITION, transforms))),
-                    _vectors(list(map(_OFFSET, colliders))), _vectors(list(map(_SIZE, colliders))))
+    # List comprehensions: a specialised attribute read, faster than map over an attrgetter.
+    return Geometry(vector_array([t.previous_position for t in transforms]), vector_array([t.position for t in transforms]),
+                    vector_array([c.offset for c in colliders]), vector_array([c.size for c in colliders]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +114,7 @@ def entity_pairs(entities: np.ndarray, rows: np.ndarray) -> Iterator[tuple[int, 
     return zip(ids[:, 0].tolist(), ids[:, 1].tolist())
 
 
-def _vectors(vectors: list[Vector2]) -> np.ndarray:
+def vector_array(vectors: list[Vector2]) -> np.ndarray:
     """Vector2s as an (n, 2) array (fromiter: the cheapest read measured)."""
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
@@ -158,18 +154,18 @@ def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geomet
     n = len(colliders)
     velocity, elasticity, friction = np.zeros((n, 2)), np.zeros(n), np.zeros(n)
     inverse_mass, has_physics = np.zeros(n), np.zeros(n, bool)
-    types = list(map(_TYPE, colliders))
+    types = [collider.type for collider in colliders]
     static = np.zeros(n, bool)
     if _STATIC in types:
         static[:] = [kind is _STATIC for kind in types]
     if movers:
         count = len(movers)
-        velocity[moving] = _vectors(list(map(_VELOCITY, movers)))
-        elasticity[moving] = np.fromiter(map(_ELASTICITY, movers), float, count)
-        friction[moving] = np.fromiter(map(_FRICTION, movers), float, count)
+        velocity[moving] = vector_array([body.velocity for body in movers])
+        elasticity[moving] = np.fromiter([body.elasticity for body in movers], float, count)
+        friction[moving] = np.fromiter([body.friction for body in movers], float, count)
         has_physics[moving] = True
         # read: 1/mass, but 0 for a STATIC or a TRIGGER
-        mass = np.fromiter(map(_MASS, movers), float, count)
+        mass = np.fromiter([body.mass for body in movers], float, count)
         solid = np.ones(count, bool)
         if types.count(_SOLID) != n:
             solid[:] = [types[i] is _SOLID for i in moving.tolist()]

@@ -24,7 +24,6 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -56,7 +55,6 @@ _STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
 # Keyed by the members' values (``_value_``, a plain attribute): hashing an Enum member,
 # or reading its ``value`` property, runs Python code, and these are read for every body.
 _SHAPE_CODES = {Shape(value)._value_: code for code, value in enumerate(SHAPE_VALUES)}
-_SHAPE_VALUE, _SIDES_VALUE = attrgetter("shape._value_"), attrgetter("sides._value_")
 _NO_VERDICTS = np.zeros((0, 3), np.int64)
 _NO_SQUEEZES = (np.zeros((0, 2), np.int64), np.zeros((0, 2)))
 _NO_GROUNDED = (np.zeros(0, np.int64), np.zeros((0, 2)))
@@ -348,11 +346,11 @@ def _codes(colliders: list[Collider], kinds: Found | None = None) -> np.ndarray:
     codes = np.empty((len(colliders), len(_DEFAULT_CODES)), np.int64)
     codes[:] = _DEFAULT_CODES
     if kinds is None or kinds.kinds & SHAPED:
-        codes[:, _SHAPE] = list(map(_SHAPE_CODES.__getitem__, map(_SHAPE_VALUE, colliders)))
+        codes[:, _SHAPE] = [_SHAPE_CODES[collider.shape._value_] for collider in colliders]
     if kinds is None or kinds.kinds & TRIGGER:
         codes[:, _TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
     if kinds is None or kinds.one_way:
-        codes[:, _SIDES] = list(map(_SIDES_VALUE, colliders))
+        codes[:, _SIDES] = [collider.sides._value_ for collider in colliders]
     if kinds is None or kinds.layered:
         codes[:, _CATEGORY] = [collider.category for collider in colliders]
         codes[:, _MASK] = [collider.mask for collider in colliders]
