@@ -155,11 +155,13 @@ class Collide:
             kinds, swept, level = self._read_movers(found)
             self.grid.insert_many(self._columns.entities[self._movers.rows], swept, level)
             changed = self._resting.changed(self.grid)
+            found.mover_kinds = kinds
             kinds |= self._resting.kinds
             self._reread.update((body.entity, body) for body in changed)
             if any(not is_level(body) for body in changed):
                 self._classify()  # a type changed in place: no longer level geometry
                 found.swept = None  # (read as the bodies were sorted before)
+                found.mover_kinds = ~0
         else:
             found, kinds = self._rebuild_from(sources)
         self._start(found)

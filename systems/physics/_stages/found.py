@@ -72,7 +72,9 @@ class Found:
     (entity -> row of ``columns``), ``bodies`` (the collide stage's one
     ``Bodies``, restarted to look up this run's), ``grid`` (the collide
     stage's, whose ``boxes`` hold each body's swept bounds, px), ``kinds``
-    (every body's kind bits together), ``layered`` / ``one_way`` (whether any
+    (every body's kind bits together), ``mover_kinds`` (those of the bodies
+    read each step, level geometry left out, where known; else every bit),
+    ``layered`` / ``one_way`` (whether any
     collider uses layers / one-way faces), ``level`` (the entities of level
     geometry: STATIC without Physics), ``static_movers`` (the other STATICs:
     moving platforms), and, as the movers were read: ``moved`` (per row: 1
@@ -85,13 +87,14 @@ class Found:
     (``LevelRead``).
     """
 
-    __slots__ = ("columns", "rows", "bodies", "grid", "kinds", "layered", "one_way", "level",
+    __slots__ = ("columns", "rows", "bodies", "grid", "kinds", "mover_kinds", "layered", "one_way", "level",
                  "static_movers", "moved", "movers_read", "swept", "static_mover_rows", "level_mover_rows", "resting",
                  "_pairs", "_pair_rows", "_pair_source", "_met_source", "_partners", "_filed")
 
     def __init__(self, columns: Columns, rows: dict[int, int], bodies: Bodies, grid: SpatialGrid) -> None:
         self.columns, self.rows, self.bodies, self.grid = columns, rows, bodies, grid
         self.kinds = 0
+        self.mover_kinds = ~0  # (unknown: every kind, so a reader reads every field)
         self.layered = self.one_way = False
         self.level: set[int] = set()
         self.static_movers: list[int] = []

@@ -37,7 +37,7 @@ from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
 from systems.physics._bodies.table import Arrays, Columns, Selection, entity_pairs, read_arrays
-from systems.physics._bodies.kinds import SHAPED, TRIGGER
+from systems.physics._bodies.kinds import LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES
 from systems.physics._solver.resolution import Resolution
 from systems.physics._solver.riders import Rides
@@ -261,7 +261,7 @@ class _Tables:
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
         arrays = read_arrays(columns, self._selection, known)
-        codes = _codes(self._selection.colliders, collision)
+        codes = _codes(self._selection.colliders, collision.mover_kinds)
         filed = collision.filed_boxes()[movers]
         if run is not None:  # level geometry's rows from the template, the movers' read in place
             for rows in (slice(0, run.start), slice(run.stop, len(table))):
@@ -339,19 +339,19 @@ _SHAPE, _TRIGGER_CODE, _SIDES, _CATEGORY, _MASK = range(5)
 _DEFAULT_CODES = (BOX, 0, kernel_settle.ALL_SIDES, 1, ALL)
 
 
-def _codes(colliders: list[Collider], kinds: Found | None = None) -> np.ndarray:
-    """The codes of ``colliders`` (an (n, 5) int array, ``_SHAPE`` ...). Given the step's
-    ``kinds`` (its Found), a column no collider of the step needs keeps its default (the
-    colliders' own values then are the defaults): read only where it tells."""
+def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
+    """The codes of ``colliders`` (an (n, 5) int array, ``_SHAPE`` ...). Given their ``kinds``
+    (their kind bits together, ``kinds_of``), a column none of them needs keeps its default
+    (their own values then are the defaults): read only where it tells."""
     codes = np.empty((len(colliders), len(_DEFAULT_CODES)), np.int64)
     codes[:] = _DEFAULT_CODES
-    if kinds is None or kinds.kinds & SHAPED:
+    if kinds & SHAPED:
         codes[:, _SHAPE] = [_SHAPE_CODES[collider.shape._value_] for collider in colliders]
-    if kinds is None or kinds.kinds & TRIGGER:
+    if kinds & TRIGGER:
         codes[:, _TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
-    if kinds is None or kinds.one_way:
+    if kinds & ONE_WAY:
         codes[:, _SIDES] = [collider.sides._value_ for collider in colliders]
-    if kinds is None or kinds.layered:
+    if kinds & LAYERED:
         codes[:, _CATEGORY] = [collider.category for collider in colliders]
         codes[:, _MASK] = [collider.mask for collider in colliders]
     return codes
