@@ -1,4 +1,4 @@
-"""Floor benchmark: the least a step of the arena can cost while bodies live in components.
+"""Floor benchmark: the least a step can cost while bodies live in components.
 
 Each body's state is in its components (a Transform's position is a
 ``pygame.Vector2``, and so are a Physics' velocity and a Collider's offset and
@@ -20,11 +20,18 @@ measure this machine's noise doesn't blur.
     python -m benchmarks.floor                      # N = 1,000, 10,000, 16,000
     python -m benchmarks.floor --counts 10000 --repeats 20
     python -m benchmarks.floor --counts 2000 --repeats 5 --instructions   # needs valgrind
+    python -m benchmarks.floor --counts 2000 --scenes platformer shooter level
+
+``--scenes`` does the same for the game-like scenes of ``benchmarks.scenes``: the
+Python passes over their components, their broad phase and their resolve
+kernels as they run inside a step, summed as the floor, against our whole
+step and pymunk's.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import gc
 import os
@@ -34,12 +41,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from benchmarks import scenes
 from benchmarks.arena import DT, build_space, build_world, make_scene, run_ours, run_pymunk
 from components import ALL, ColliderType
 from ecs import World
+from systems.physics._kernels import background
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
 from systems.physics._stages import resolve
@@ -79,11 +89,13 @@ def arena_world(count: int) -> World:
 
 def python_passes(world: World) -> dict[str, Callable[[], object]]:
     """The passes over the components (PYTHON_PASSES) of a stepped ``world``, as calls:
-    ``move`` moves the bodies on, the others leave them as they are; ``write back`` sets
-    every body's position and velocity (the arena's sweeps move nearly all of them)."""
+    ``move`` moves the bodies on, the others leave them as they are; ``read`` reads every
+    body but level geometry (STATIC without Physics, which the kernels' tables keep from step
+    to step); ``write back`` sets every body's position and velocity (the arena's sweeps move
+    nearly all of them)."""
     collision = world.collision
     columns = collision.columns
-    rows = np.arange(len(columns.transforms))
+    rows = np.delete(np.arange(len(columns.transforms)), collision.found.resting.rows)  # level geometry: kept
     moving = columns.moving.tolist()
     transforms = [columns.transforms[row] for row in moving]
     physics = [columns.physics[row] for row in moving]
@@ -133,6 +145,61 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     times["move"] = best_ms(passes["move"], repeats)  # last: it moves the bodies on
     world.close()
     return times
+
+
+def scene_floor(name: str, count: int, steps: int, repeats: int) -> dict[str, float]:
+    """The floor of a game-like scene of ``benchmarks.scenes`` (``name``, N = ``count``; the
+    level's own 2,500 tiles and 300 crates whatever N): our
+    whole step and pymunk's (ms, best of 2 rounds), the Python passes over its components (ms,
+    best of ``repeats``), and per step over ``steps`` steps, the broad phase (Collision's pairs
+    stage) and the resolve kernels (the sweeps, push-out, crushing, ground snapping) as they run
+    inside the step."""
+    layout = scenes.SCENES[name](count, argparse.Namespace(level_tiles=2500, level_crates=300))
+    times = {"ours": min(scenes.run_ours(layout, steps).ms for _ in range(2)),
+             "pymunk": min(scenes.run_pymunk(layout, steps).ms for _ in range(2))}
+    world, _, _ = scenes.build_world(layout, True)
+    world.step(DT)
+    kernels = background.kernels()
+    spent = [0.0]
+
+    def timed(kernel: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*arguments: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return kernel(*arguments)
+            finally:
+                spent[0] += time.perf_counter() - start
+        return run
+    world.response.resolver.kernels = dataclasses.replace(
+        kernels, run_sweeps=timed(kernels.run_sweeps), push_out=timed(kernels.push_out),
+        crush=timed(kernels.crush), snap_to_ground=timed(kernels.snap_to_ground))
+    broad = 0.0
+    for _ in range(steps):
+        world.step(DT)
+        broad += world.timings.get("CollisionSystem.pairs", 0.0)
+    world.response.resolver.kernels = None
+    times["broad phase"], times["resolve kernels"] = broad / steps, spent[0] / steps * 1000
+    passes = python_passes(world)
+    times.update({name: best_ms(passes[name], repeats) for name in PYTHON_PASSES if name != "move"})
+    times["move"] = best_ms(passes["move"], repeats)  # last: it moves the bodies on
+    world.close()
+    return times
+
+
+def print_scene_floors(names: list[str], counts: list[int], steps: int, repeats: int) -> None:
+    """One row per scene and N: the floor (the Python passes, the broad phase and the resolve
+    kernels) against our whole step and pymunk's."""
+    parts = (*PYTHON_PASSES, "broad phase", "resolve kernels")
+    print("\nfloor of game-like scenes (benchmarks.scenes); ms; passes best of repeats, the rest per step in a run")
+    print("| scene | N | ours ms/step | pymunk ms/step | " + " | ".join(parts) + " | floor | floor / pymunk | ours / floor |")
+    print("|---" * (len(parts) + 7) + "|")
+    for name in names:
+        for count in counts:
+            times = scene_floor(name, count, steps, repeats)
+            floor = sum(times[part] for part in parts)
+            print(f"| {name} | {count} | {times['ours']:.2f} | {times['pymunk']:.2f} | "
+                  + " | ".join(f"{times[part]:.2f}" for part in parts)
+                  + f" | {floor:.2f} | {floor / times['pymunk']:.1f}x | {times['ours'] / floor:.2f} |", flush=True)
 
 
 def count_instructions(name: str, count: int, repeats: int) -> float:
@@ -189,6 +256,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=20, help="timed steps per whole-step round")
     parser.add_argument("--instructions", action="store_true",
                         help="also count each Python pass's and pymunk's step's instructions with valgrind")
+    parser.add_argument("--scenes", nargs="*", choices=("platformer", "shooter", "level", "arena"), default=[],
+                        help="also the floor of these game-like scenes of benchmarks.scenes, at --counts")
     parser.add_argument("--count-pass", choices=("pymunk step", *PYTHON_PASSES), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.count_pass:  # (the process --instructions runs under valgrind)
@@ -209,6 +278,8 @@ def main(argv: list[str] | None = None) -> None:
               + f" | {floor:.2f} | {every:.2f} | {every / theirs:.1f}x |", flush=True)
     if args.instructions:
         instructions(args.counts, args.repeats)
+    if args.scenes:
+        print_scene_floors(args.scenes, args.counts, args.steps, args.repeats)
 
 
 if __name__ == "__main__":

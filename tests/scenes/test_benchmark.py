@@ -91,6 +91,19 @@ def test_floor_table_prints_every_pass_and_their_sums(capsys):
 
 
 @pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
+def test_floor_of_a_game_like_scene_sums_its_passes_broad_phase_and_kernels(capsys):
+    from benchmarks.floor import PYTHON_PASSES, print_scene_floors
+    print_scene_floors(["platformer"], [40], 2, 1)
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| platformer | 40 |")]
+    assert len(rows) == 1
+    cells = [cell.strip().rstrip("x") for cell in rows[0].strip("|").split("|")][2:]
+    ours, theirs, *parts, floor, ratio, share = map(float, cells)
+    assert len(parts) == len(PYTHON_PASSES) + 2 and parts[-1] > 0  # the resolve kernels ran in the steps
+    assert floor == pytest.approx(sum(parts), abs=0.05)
+    assert ratio == pytest.approx(floor / theirs, rel=0.1, abs=0.1) and share == pytest.approx(ours / floor, rel=0.1)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
 def test_batched_benchmark_puts_copies_a_gap_apart_and_prints_a_row_per_scene_and_count(capsys):
     from benchmarks.batched import GAP, main as batched_main, side_by_side
     from benchmarks.scenes import shooter
