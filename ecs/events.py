@@ -177,7 +177,7 @@ class CollisionEvents(esper.Processor):
         now.categories = self.world.collision.categories_of(now.pairs)
         began = np.flatnonzero(~_within(now.pairs, self.touching.pairs)).tolist() if begin else []
         ended = self.touching.without(now.pairs) if end else Touched()
-        self.touching = now.sorted() if (begin or end) else Touched()
+        self.touching = now if (begin or end) else Touched()
         categories = now.categories.tolist()
         everyone = list(range(len(now.pairs))) if every else []
         for subscriptions, entries in ((begin, zip(contacts_at(began), [categories[i] for i in began])),
@@ -208,14 +208,11 @@ class Touched:
     def __len__(self) -> int:
         return len(self.pairs)
 
-    def sorted(self) -> Touched:
-        """The same pairs ordered by entity ids."""
-        order = np.lexsort((self.pairs[:, 1], self.pairs[:, 0]))
-        return Touched(self.pairs[order], self.values[order], self.categories[order])
-
     def without(self, pairs: np.ndarray) -> Touched:
-        """These pairs less those in ``pairs``, in their order."""
-        gone = ~_within(self.pairs, pairs)
+        """These pairs less those in ``pairs``, ordered by entity ids."""
+        gone = np.flatnonzero(~_within(self.pairs, pairs))
+        if len(gone) > 1:
+            gone = gone[np.lexsort((self.pairs[gone, 1], self.pairs[gone, 0]))]
         return Touched(self.pairs[gone], self.values[gone], self.categories[gone])
 
     def ended_contacts(self) -> list[Contact]:
@@ -225,18 +222,12 @@ class Touched:
 
 
 def _within(pairs: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Whether each row of ``pairs`` is a row of ``others`` ((n,) bool; each holding a
-    pair at most once): sorted together, a pair in both sits next to its copy."""
+    """Whether each row of ``pairs`` is a row of ``others`` ((n,) bool), by a set of
+    ``others``' pairs (built and probed in C: cheap for a handful of pairs or thousands)."""
     if not len(pairs) or not len(others):
         return np.zeros(len(pairs), bool)
-    both = np.concatenate((others, pairs))
-    order = np.lexsort((np.arange(len(both)), both[:, 1], both[:, 0]))
-    ranked = both[order]
-    repeated = np.zeros(len(both), bool)
-    repeated[1:] = (ranked[1:] == ranked[:-1]).all(axis=1)  # (the copy from ``others`` comes first)
-    found = np.zeros(len(both), bool)
-    found[order] = repeated
-    return found[len(others):]
+    known = set(zip(*others.T.tolist()))
+    return np.fromiter((pair in known for pair in zip(*pairs.T.tolist())), bool, len(pairs))
 
 
 def _step_contacts(memory: Memory) -> tuple[Touched, Callable[[list[int]], list[Contact]]]:

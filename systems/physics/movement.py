@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import esper
-import numpy as np
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
-from systems.physics._bodies.table import vector_array
-from systems.physics._solver.riders import platform_frames
+from systems.physics._solver.riders import platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
 
@@ -111,31 +109,37 @@ class MovementSystem(esper.Processor):
         return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
 
     def _carry_riders(self) -> None:
-        """Move each rider by its platform's displacement this step (the
-        platforms looked up once each; only riders of a platform that moved
-        are touched)."""
+        """Move each rider by its platform's displacement this step, and file the riders
+        of a platform that moves or has a velocity in ``rides.carried`` (the platforms
+        looked up once each: nearly every rider stands on ground that doesn't move)."""
         rides = self.memory.rides
+        rides.carried = {}
         if not len(rides):
             return
         transforms, physics = self._by_entity(Transform), self._by_entity(Physics)
-        platforms, which = np.unique(rides.platforms, return_inverse=True)
-        which = which.reshape(-1)
-        found = [transforms.get(platform) for platform in platforms.tolist()]
-        present = np.array([transform is not None for transform in found], bool)
-        moved = [transform for transform in found if transform is not None]
-        carry, velocity = np.zeros((len(platforms), 2)), np.zeros((len(platforms), 2))
-        carry[present] = vector_array([t.position for t in moved]) - vector_array([t.previous_position for t in moved])
-        for i, (platform, transform) in enumerate(zip(platforms.tolist(), found)):
+        platforms = rides.platforms.tolist()
+        moving = {}
+        for platform in set(platforms):
+            transform = transforms.get(platform)
+            if transform is None:
+                continue
+            position, start = transform.position, transform.previous_position
+            dx, dy = position[0] - start[0], position[1] - start[1]  # (its displacement, as Vector2 subtracts)
             body = physics.get(platform)
-            if body is not None and transform is not None:  # (a moving platform: few)
-                velocity[i] = body.velocity.x, body.velocity.y
-        riders = [transforms.get(rider) for rider in rides.riders.tolist()]
-        rides.carried = present[which] & np.array([rider is not None for rider in riders], bool)
-        rides.carry = np.where(rides.carried[:, None], carry[which], 0.0)
-        rides.frame = np.where(rides.carried[:, None], platform_frames(rides.normals, velocity[which]), 0.0)
-        for row in np.flatnonzero((rides.carry != 0.0).any(axis=1)).tolist():
-            position, (dx, dy) = riders[row].position, rides.carry[row].tolist()  # type: ignore[union-attr]
-            position.update(position[0] + dx, position[1] + dy)
+            vx, vy = (body.velocity[0], body.velocity[1]) if body is not None else (0.0, 0.0)
+            if dx or dy or vx or vy:
+                moving[platform] = dx, dy, vx, vy
+        if not moving:
+            return
+        riders, normals = rides.riders.tolist(), rides.normals.tolist()
+        for row, platform in enumerate(platforms):
+            motion, rider = moving.get(platform), transforms.get(riders[row])
+            if motion is None or rider is None:
+                continue
+            (dx, dy, vx, vy), (nx, ny) = motion, normals[row]
+            rides.carried[row] = (dx, dy, *platform_frame(nx, ny, vx, vy))
+            if dx or dy:
+                rider.position.update(rider.position[0] + dx, rider.position[1] + dy)
 
     def _by_entity(self, component_type: type[C]) -> dict[int, C]:
         """Entity -> its component of that type, made anew only when esper's list of them is

@@ -12,9 +12,9 @@ along the normal is added back, so a jump from a rising lift goes higher.
 Along the surface the platform only carries by position (Godot and Phaser
 do the same): a rider's sideways velocity stays its own.
 
-A platformer has a rider for nearly every body at rest (the ground is a
-platform that doesn't move), so the rides are arrays, a row per rider, and
-only the riders whose platform moves cost Python work.
+A platformer has a rider for nearly every body at rest, standing on ground
+that doesn't move: the rides are arrays, a row per rider, and Python work is
+spent only on the riders of a platform that moves (or has a velocity).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pygame import Vector2
 
-__all__ = ["Rides", "changed_frames", "platform_frames"]
+__all__ = ["Rides", "changed_frames", "platform_frame"]
 
 #: pygame compares Vector2s to within this (``Vector2.epsilon``): a frame
 #: that changed by less is not re-expressed, as ``before != after`` decided.
@@ -41,58 +41,55 @@ class Rides:
     """The bodies standing on a STATIC platform at the end of a step, a row each, in entity order.
 
     ``riders`` and ``platforms`` are entities ((n,) int64), ``normals`` the unit
-    contact normals from platform to rider ((n, 2)). Movement fills the rest
-    during the next step: ``carry`` (px, (n, 2)) the platform's displacement,
-    which the rider was moved by too, ``frame`` (px/s, (n, 2)) the platform's
-    velocity along the normal, which the rider's velocity along it is
-    relative to, and ``carried`` ((n,) bool) whether both still existed to be
-    carried (carry and frame are 0 where not).
+    contact normals from platform to rider ((n, 2)). Movement fills ``carried``
+    during the next step: row -> (carry x, carry y, frame x, frame y) for each
+    rider it carried by a platform that moves or has a velocity (both still
+    existing): the platform's displacement (px), which the rider was moved by
+    too, and its velocity along the normal (px/s), which the rider's velocity
+    along it is relative to. Every other rider's carry and frame are 0.
     """
 
     riders: np.ndarray = field(default_factory=_empty)
     platforms: np.ndarray = field(default_factory=_empty)
     normals: np.ndarray = field(default_factory=lambda: _empty(2))
-    carry: np.ndarray = field(default_factory=lambda: _empty(2))
-    frame: np.ndarray = field(default_factory=lambda: _empty(2))
-    carried: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
-
-    @classmethod
-    def landed(cls, riders: np.ndarray, platforms: np.ndarray, normals: np.ndarray) -> Rides:
-        """The rides of bodies that stand on ``platforms`` now (``riders`` ascending)."""
-        n = len(riders)
-        return cls(riders, platforms, normals, np.zeros((n, 2)), np.zeros((n, 2)), np.zeros(n, bool))
+    carried: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.riders)
 
 
-def platform_frames(normals: np.ndarray, platform_velocities: np.ndarray) -> np.ndarray:
-    """The part of each platform's velocity (px/s, (n, 2)) a rider's velocity
-    is relative to: its component along the contact normal (px/s, (n, 2)),
-    with the float operations of ``normal * velocity.dot(normal)``."""
-    along = platform_velocities[:, 0] * normals[:, 0] + platform_velocities[:, 1] * normals[:, 1]
-    frames: np.ndarray = normals * along[:, None]
-    return frames
+def platform_frame(nx: float, ny: float, vx: float, vy: float) -> tuple[float, float]:
+    """The part of a platform's velocity (vx, vy) px/s a rider's velocity is relative to: its
+    component along the unit contact normal (nx, ny) (``normal * velocity.dot(normal)``)."""
+    along = vx * nx + vy * ny
+    return nx * along, ny * along
 
 
 def changed_frames(old: Rides, new: Rides,
-                   platform_velocity: Callable[[int], Vector2 | None]) -> tuple[list[int], np.ndarray]:
+                   platform_velocity: Callable[[int], Vector2 | None]) -> list[tuple[int, float, float]]:
     """The riders whose velocity must be re-expressed for the next step's rides, in entity
-    order, each with the change (px/s, (k, 2)) to add: a body that left its platform gets the
-    frame velocity back (``before``), a body that landed gives its new platform's up
-    (``after``); one that stays on the same platform keeps its relative velocity (no change).
+    order, each with the change (px/s) to add: a body that left its platform gets the frame
+    velocity back (``before``), a body that landed gives its new platform's up (``after``);
+    one that stays on the same platform keeps its relative velocity (no change).
     ``platform_velocity`` gives a platform's velocity, None if it has no Physics this step."""
-    everyone = np.union1d(old.riders, new.riders)
-    before, after = np.zeros((len(everyone), 2)), np.zeros((len(everyone), 2))
-    kept = np.searchsorted(everyone, old.riders)
-    before[kept[old.carried]] = old.frame[old.carried]
-    if len(new):
-        platforms, which = np.unique(new.platforms, return_inverse=True)
-        velocities = np.zeros((len(platforms), 2))
-        for i, platform in enumerate(platforms.tolist()):
-            velocity = platform_velocity(platform)
-            if velocity is not None:
-                velocities[i] = velocity.x, velocity.y
-        after[np.searchsorted(everyone, new.riders)] = platform_frames(new.normals, velocities[which.reshape(-1)])
-    differ = np.flatnonzero(~(np.abs(before - after) < _EPSILON).all(axis=1))  # (pygame's ``!=``)
-    return everyone[differ].tolist(), before[differ] - after[differ]
+    riders = old.riders.tolist()
+    before = {riders[row]: (fx, fy) for row, (_, _, fx, fy) in old.carried.items()}
+    after: dict[int, tuple[float, float]] = {}
+    platforms = new.platforms.tolist()
+    moving = {}
+    for platform in set(platforms):
+        velocity = platform_velocity(platform)
+        if velocity is not None and (velocity[0] or velocity[1]):
+            moving[platform] = velocity[0], velocity[1]
+    if moving:
+        landed, normals = new.riders.tolist(), new.normals.tolist()
+        for row, platform in enumerate(platforms):
+            if (motion := moving.get(platform)) is not None:
+                (nx, ny), (vx, vy) = normals[row], motion
+                after[landed[row]] = platform_frame(nx, ny, vx, vy)
+    changes = []
+    for rider in sorted(before.keys() | after.keys()):
+        (bx, by), (ax, ay) = before.get(rider, (0.0, 0.0)), after.get(rider, (0.0, 0.0))
+        if not (abs(bx - ax) < _EPSILON and abs(by - ay) < _EPSILON):  # (pygame's ``!=``)
+            changes.append((rider, bx - ax, by - ay))
+    return changes

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from pygame import Vector2
 
-from components import Physics
 
 from systems.physics._stages.context import StepContext
 from systems.physics._solver.riders import Rides, changed_frames
@@ -23,14 +22,12 @@ __all__ = ["board", "leave_or_land"]
 def board(step: StepContext, rides: Rides) -> None:
     """File the bodies Movement carried this step in ``step.riders``: their rows of the
     step's bodies and, a row each, their platform's displacement (px) and frame (px/s)."""
-    if not len(rides):
-        return
     rows = step.collision.rows
-    found = [(i, row) for i, (rider, carried) in enumerate(zip(rides.riders.tolist(), rides.carried.tolist()))
-             if carried and (row := rows.get(rider)) is not None]
+    riders = rides.riders
+    found = [(row, values) for ride, values in rides.carried.items()
+             if (row := rows.get(int(riders[ride]))) is not None]
     if found:
-        which, at = np.array(found, np.int64).T
-        step.riders = (at, np.column_stack((rides.carry[which], rides.frame[which])))
+        step.riders = (np.array([row for row, _ in found], np.int64), np.array([values for _, values in found]))
 
 
 def leave_or_land(step: StepContext, rides: Rides) -> Rides:
@@ -40,16 +37,12 @@ def leave_or_land(step: StepContext, rides: Rides) -> Rides:
     collision, landed = step.collision, step.state.rides
     columns, rows = collision.columns, collision.rows
 
-    def physics_of(entity: int) -> Physics | None:
-        row = rows.get(entity)
-        return None if row is None else columns.physics[row]
-
     def velocity_of(entity: int) -> Vector2 | None:
-        physics = physics_of(entity)
+        row = rows.get(entity)
+        physics = None if row is None else columns.physics[row]
         return None if physics is None else physics.velocity
 
-    riders, changes = changed_frames(rides, landed, velocity_of)
-    for rider, (dx, dy) in zip(riders, changes.tolist()):
+    for rider, dx, dy in changed_frames(rides, landed, velocity_of):
         velocity = velocity_of(rider)
         if velocity is not None:
             velocity.update(velocity[0] + dx, velocity[1] + dy)

@@ -285,10 +285,7 @@ class Collide:
         categories = np.zeros(pairs.shape, np.int64)
         if len(entities):
             known = entities[rows] == pairs
-            used = np.unique(rows[known])
-            category = np.zeros(len(entities), np.int64)
-            category[used] = [colliders[row].category for row in used.tolist()]
-            categories[known] = category[rows[known]]
+            categories[known] = [colliders[row].category for row in rows[known].tolist()]
         return categories
 
     def _rebuild_from(self, sources: tuple[list[Any], list[Any]]) -> tuple[Found, int]:

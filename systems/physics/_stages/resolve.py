@@ -383,8 +383,7 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resol
     state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
         riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
-        state.rides = Rides.landed(entities[riders], entities[ints[riders, t.RIDE]],
-                                   table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
+        state.rides = Rides(entities[riders], entities[ints[riders, t.RIDE]], table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
