@@ -191,7 +191,8 @@ def print_scene_floors(names: list[str], counts: list[int], steps: int, repeats:
     kernels) against our whole step and pymunk's."""
     parts = (*PYTHON_PASSES, "broad phase", "resolve kernels")
     print("\nfloor of game-like scenes (benchmarks.scenes); ms; passes best of repeats, the rest per step in a run")
-    print("| scene | N | ours ms/step | pymunk ms/step | " + " | ".join(parts) + " | floor | floor / pymunk | ours / floor |")
+    print("| scene | N | ours ms/step | pymunk ms/step | " + " | ".join(parts)
+          + " | floor | floor / pymunk | ours / floor |")
     print("|---" * (len(parts) + 7) + "|")
     for name in names:
         for count in counts:
@@ -235,7 +236,8 @@ def instructions(counts: list[int], repeats: int) -> None:
     """Print the Python passes' and pymunk's step's instruction counts next to their times."""
     names = ("pymunk step", *PYTHON_PASSES)
     print("\ninstructions (callgrind), million per call; ms from a run without valgrind (best of repeats)")
-    print("| N | " + " | ".join(f"{name} Minstr | {name} ms" for name in names) + " | Python passes / pymunk step, instructions |")
+    print("| N | " + " | ".join(f"{name} Minstr | {name} ms" for name in names)
+          + " | Python passes / pymunk step, instructions |")
     print("|---" * (2 * len(names) + 2) + "|")
     for count in counts:
         counted = {name: count_instructions(name, count, repeats) for name in names}

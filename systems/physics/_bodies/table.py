@@ -81,7 +81,8 @@ class Geometry:
 def read_geometry(transforms: list[Transform], colliders: list[Collider]) -> Geometry:
     """The ``Geometry`` of the bodies with these components (in that order)."""
     # List comprehensions: a specialised attribute read, faster than map over an attrgetter.
-    return Geometry(vector_array([t.previous_position for t in transforms]), vector_array([t.position for t in transforms]),
+    return Geometry(vector_array([t.previous_position for t in transforms]),
+                    vector_array([t.position for t in transforms]),
                     vector_array([c.offset for c in colliders]), vector_array([c.size for c in colliders]))
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 from pygame import Vector2
 
-
 from systems.physics._stages.context import StepContext
 from systems.physics._solver.riders import Rides, changed_frames
 

@@ -32,6 +32,7 @@ def checked_gravity(value: VectorLike) -> Vector2:
     gravity: Vector2 = _within_limits("gravity", value)
     return gravity
 
+
 class Grounded(Mapping[int, Vector2]):
     """Entities with ground below them after a step, each with the unit normal of that ground
     (from it to the entity), in the order they first stood: ``entities`` ((n,) int64) and

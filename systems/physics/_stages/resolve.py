@@ -251,8 +251,9 @@ class _Tables:
               pulled: bool, snapping: bool) -> tuple[np.ndarray, np.ndarray]:
         """The tables at the start of the step: level geometry as last read (``level_codes``,
         ``_codes`` of its colliders), the rest read from the components (``riders``: the rows
-        of the bodies carried this step and their carry and frame, ``StepContext.riders``; ``pulled``: whether gravity pulls; ``snapping``: whether a body
-        was grounded last step, so ground snapping reads its reach)."""
+        of the bodies carried this step and their carry and frame, ``StepContext.riders``;
+        ``pulled``: whether gravity pulls; ``snapping``: whether a body was grounded last
+        step, so ground snapping reads its reach)."""
         columns, level = collision.columns, collision.resting
         if self._key is None or self._key[0] is not columns or self._key[1] is not level:
             self._make(collision, level_codes)
@@ -383,7 +384,8 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resol
     state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
         riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
-        state.rides = Rides(entities[riders], entities[ints[riders, t.RIDE]], table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
+        state.rides = Rides(entities[riders], entities[ints[riders, t.RIDE]],
+                            table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
