@@ -15,7 +15,6 @@ from systems._world import WorldLike
 
 __all__ = ["MovementSystem"]
 
-_ZERO = Vector2()
 _STATIC = ColliderType.STATIC
 C = TypeVar("C")
 

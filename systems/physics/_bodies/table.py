@@ -29,7 +29,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "Geometry", "Selection", "entity_pairs", "read_arrays", "read_geometry", "vector_array"]
+__all__ = ["Arrays", "Columns", "Geometry", "Selection", "entity_pairs", "read_arrays", "read_geometry"]
 
 _STATIC, _SOLID = ColliderType.STATIC, ColliderType.SOLID
 
@@ -81,9 +81,9 @@ class Geometry:
 def read_geometry(transforms: list[Transform], colliders: list[Collider]) -> Geometry:
     """The ``Geometry`` of the bodies with these components (in that order)."""
     # List comprehensions: a specialised attribute read, faster than map over an attrgetter.
-    return Geometry(vector_array([t.previous_position for t in transforms]),
-                    vector_array([t.position for t in transforms]),
-                    vector_array([c.offset for c in colliders]), vector_array([c.size for c in colliders]))
+    return Geometry(_vectors([t.previous_position for t in transforms]),
+                    _vectors([t.position for t in transforms]),
+                    _vectors([c.offset for c in colliders]), _vectors([c.size for c in colliders]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +115,7 @@ def entity_pairs(entities: np.ndarray, rows: np.ndarray) -> Iterator[tuple[int, 
     return zip(ids[:, 0].tolist(), ids[:, 1].tolist())
 
 
-def vector_array(vectors: list[Vector2]) -> np.ndarray:
+def _vectors(vectors: list[Vector2]) -> np.ndarray:
     """Vector2s as an (n, 2) array (fromiter: the cheapest read measured)."""
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
@@ -161,7 +161,7 @@ def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geomet
         static[:] = [kind is _STATIC for kind in types]
     if movers:
         count = len(movers)
-        velocity[moving] = vector_array([body.velocity for body in movers])
+        velocity[moving] = _vectors([body.velocity for body in movers])
         elasticity[moving] = np.fromiter([body.elasticity for body in movers], float, count)
         friction[moving] = np.fromiter([body.friction for body in movers], float, count)
         has_physics[moving] = True
