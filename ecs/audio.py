@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import weakref
 
 import pygame
 
@@ -13,6 +14,26 @@ __all__ = ["Audio"]
 
 log = logging.getLogger(__name__)
 
+# A mixer a process had open when it forked (a vector environment's workers) is unusable in
+# the child: SDL's audio thread did not come along, and a lock it held at the fork stays
+# held, so making, playing or freeing a sound there can wait forever. A forked child leaves
+# that mixer alone: its Audio is silent, sound files are not decoded, and the sounds it
+# inherited are kept, never freed.
+_forked_with_mixer = False
+_audios: weakref.WeakSet[Audio] = weakref.WeakSet()
+_kept: list[pygame.mixer.Sound] = []
+
+
+def _leave_inherited_mixer() -> None:
+    global _forked_with_mixer
+    if pygame.mixer.get_init():  # (reads the mixer's state, takes no lock)
+        _forked_with_mixer = True
+        _kept.extend(sound for audio in list(_audios) for sound, _ in audio.sounds.values() if sound is not None)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_leave_inherited_mixer)
+
 
 class Audio:
     """Loads and plays sound effects and music; a world resource.
@@ -21,7 +42,9 @@ class Audio:
     SDL's dummy driver) ``enabled`` is False, ``reason`` says why, and every
     method quietly does nothing: a game runs the same with or without sound.
     ``Audio(enabled=False)`` mutes on purpose. Files are still checked, so a
-    misspelt path fails everywhere, not only on machines with speakers.
+    misspelt path fails everywhere, not only on machines with speakers. In
+    a process forked while the mixer was open (a vector environment's
+    workers) an Audio is silent: that mixer can't be used there.
 
     Volumes run from 0.0 (silent) to 1.0 (full) per channel: "master"
     scales everything, "music" the music, and every sound belongs to a
@@ -40,7 +63,11 @@ class Audio:
         self.sounds: dict[str, tuple[pygame.mixer.Sound | None, str]] = {}
         self.volumes: dict[str, float] = {"master": 1.0, "music": 1.0, "effects": 1.0}
         self._music_volume = 1.0
-        if enabled:
+        _audios.add(self)
+        if enabled and _forked_with_mixer:
+            self.reason = "forked from a process with the mixer open: its mixer can't be used here"
+            log.info("audio disabled: %s", self.reason)
+        elif enabled:
             try:
                 if not pygame.mixer.get_init():
                     pygame.mixer.init(frequency=frequency, buffer=buffer)
@@ -163,10 +190,15 @@ def check_sound(path: str, music: bool = False) -> None:
     fails on every machine, not only on those with speakers. With the mixer
     closed, it is opened for the check on SDL's "dummy" audio driver, which
     needs no device, and closed again; with it open (another Audio plays),
-    music is read as a sound, so that the music playing is not replaced.
+    music is read as a sound, so that the music playing is not replaced. In a
+    process forked while the mixer was open the file is not decoded (see
+    ``_leave_inherited_mixer``): the parent read it, or will.
     (The driver is picked through the process's environment: don't load
     sounds on one thread while another opens the mixer.)"""
     opened = False
+    if _forked_with_mixer:
+        log.info("sound file %s not decoded: this process was forked with the mixer open", path)
+        return
     if not pygame.mixer.get_init():
         driver = os.environ.get("SDL_AUDIODRIVER")
         os.environ["SDL_AUDIODRIVER"] = "dummy"

@@ -67,3 +67,41 @@ def test_sounds_play_at_master_times_channel_times_their_own_volume(tmp_path):
         audio.volume("nope")
     audio.close()
     assert not audio.enabled and audio.play("coin") is None
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_process_forked_with_the_mixer_open_leaves_that_mixer_alone(tmp_path):
+    # A vector environment's workers are forked from a process whose Audio may be open. In
+    # the child SDL's audio thread is gone and a lock it held at the fork stays held: a Sound
+    # made, played or freed there can wait forever (seen in CI). So the child's Audio is
+    # silent and says why, a file is not decoded, and the parent's sounds are never freed.
+    import time
+
+    from ecs import audio as audio_module
+
+    parent = Audio()
+    assert parent.enabled
+    parent.load("coin", write_wav(tmp_path / "coin.wav"))
+    child = os.fork()
+    if child == 0:  # the child: any touch of the mixer fails the test
+        code = 1
+        try:
+            def touched(*_args, **_kwargs):
+                raise AssertionError("the inherited mixer was used")
+            pygame.mixer.Sound = touched
+            audio = Audio()
+            audio.load("coin", tmp_path / "coin.wav")
+            kept = [id(sound) for sound in audio_module._kept]
+            if not audio.enabled and "forked" in audio.reason and id(parent.sounds["coin"][0]) in kept:
+                code = 0
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 20
+    while (done := os.waitpid(child, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(child, 9)
+        os.waitpid(child, 0)
+    assert done[0] == child and os.waitstatus_to_exitcode(done[1]) == 0
+    assert parent.play("coin") is not None  # the parent's mixer is untouched
+    parent.close()
