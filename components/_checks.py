@@ -75,18 +75,42 @@ class Validated:
 
     __slots__ = ()
     _checks: ClassVar[dict[str, Check]] = {}
+    #: How many values that change only by assignment (not Vector2s) were
+    #: assigned to components of this class (a list: counted in place).
+    _assigned: ClassVar[list[int]] = [0]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if Validated in cls.__bases__:  # a component class counts its own; a subclass of one shares its count
+            cls._assigned = [0]
 
     def __setattr__(self, name: str, value: Any) -> None:
         check = self._checks.get(name)
         if check is not None:
             value = check(name, value)
             self._agree(name, value)
+        if not isinstance(value, Vector2):
+            self._assigned[0] += 1
         object.__setattr__(self, name, value)
 
     def _agree(self, name: str, value: Any) -> None:
         """Raise ``ValueError`` if ``value`` for ``name`` contradicts another
         field already set (e.g. a circle's size must be square)."""
 
+
+
+def assignments(kind: type[Validated]) -> int:
+    """How many values other than Vector2s were assigned to ``kind`` components (its
+    subclasses' included) in this process so far, at construction or later.
+
+    In ``Collider`` and ``Physics`` every field but the Vector2s holds an
+    immutable value (a number, an enum member, None), which changes only by
+    assignment: while the count stays the same, none of them changed, and a
+    stage that reads them for every body (masses, collider types, layers)
+    can keep what it read (Bevy's change detection, by class). A Vector2
+    changes in place, unseen, and is read every time instead.
+    """
+    return kind._assigned[0]
 
 
 #: What a vector field accepts when set: a Vector2, or an (x, y) pair it is

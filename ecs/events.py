@@ -25,9 +25,11 @@ from systems.physics._stages.memory import Memory
 from systems.physics.collision import CollisionSystem
 from systems.physics.response import ResponseSystem
 
-__all__ = ["Between", "CollisionEvents", "CollisionHandler", "StepErrors", "Subscription", "Touched", "orient"]
+__all__ = ["Between", "CollisionEvents", "CollisionHandler", "StepErrors", "Subscription", "Touched", "heard"]
 
 CollisionHandler = Callable[[Contact], Any]
+
+_NO_INDICES = np.zeros(0, np.int64)
 
 #: (category_a, category_b): a handler sees only pairs with one collider on
 #: a layer of category_a and the other on a layer of category_b, as (a, b).
@@ -99,19 +101,19 @@ class Subscription:
     between: Between | None = None
 
 
-# One pair's contact as a handler listening between two layers sees it.
-def orient(contact: Contact, categories: tuple[int, int], between: Between | None) -> Contact | None:
-    """``contact`` if its a is on ``between[0]``'s layers and b on
-    ``between[1]``'s, flipped if the other way round, None if neither
-    (``categories`` are a's and b's collider categories)."""
+def heard(categories: np.ndarray, between: Between | None) -> np.ndarray:
+    """How a handler listening ``between`` two layers hears each of some pairs' contacts,
+    given their colliders' ``categories`` ((n, 2), a's and b's): 1 as it is (a on
+    ``between[0]``'s layers and b on ``between[1]``'s), -1 flipped (the other way round), 0 not
+    at all ((n,) int8; every pair is heard as it is when ``between`` is None)."""
     if between is None:
-        return contact
+        return np.ones(len(categories), np.int8)
     first, second = between
-    if categories[0] & first and categories[1] & second:
-        return contact
-    if categories[1] & first and categories[0] & second:
-        return contact.flipped()
-    return None
+    a, b = categories[:, 0], categories[:, 1]
+    as_is = ((a & first) != 0) & ((b & second) != 0)
+    flipped = ~as_is & ((b & first) != 0) & ((a & second) != 0)
+    sides: np.ndarray = as_is.astype(np.int8) - flipped.astype(np.int8)
+    return sides
 
 
 class EventsWorld(Protocol):
@@ -175,19 +177,33 @@ class CollisionEvents(esper.Processor):
         arrays: a contact is made into a ``Contact`` only if a handler gets it."""
         now, contacts_at = _step_contacts(self.world.response.memory)
         now.categories = self.world.collision.categories_of(now.pairs)
-        began = np.flatnonzero(~_within(now.pairs, self.touching.pairs)).tolist() if begin else []
+        began = np.flatnonzero(~_within(now.pairs, self.touching.pairs)) if begin else _NO_INDICES
         ended = self.touching.without(now.pairs) if end else Touched()
         self.touching = now if (begin or end) else Touched()
-        categories = now.categories.tolist()
-        everyone = list(range(len(now.pairs))) if every else []
-        for subscriptions, entries in ((begin, zip(contacts_at(began), [categories[i] for i in began])),
-                                       (every, zip(contacts_at(everyone), categories)),
-                                       (end, zip(ended.ended_contacts(), ended.categories.tolist()))):
-            for contact, (first, second) in list(entries):
-                for subscription in subscriptions:
-                    seen = orient(contact, (first, second), subscription.between)
-                    if seen is not None:
-                        self._call(subscription.handler, seen, errors)
+        everyone = np.arange(len(now.pairs)) if every else _NO_INDICES
+        for subscriptions, touched, indices, as_made, ending in ((begin, now, began, contacts_at, False),
+                                                                 (every, now, everyone, contacts_at, False),
+                                                                 (end, ended, np.arange(len(ended)), None, True)):
+            if len(indices):
+                self._deliver(subscriptions, touched, indices, as_made, ending, errors)
+
+    def _deliver(self, subscriptions: list[Subscription], touched: Touched, indices: np.ndarray,
+                 as_made: Callable[[list[int]], list[Contact]] | None, ended: bool, errors: StepErrors) -> None:
+        """Call each subscription's handler with the contacts of ``touched`` at ``indices``,
+        contact by contact, as it hears each (``heard``): as ``as_made`` makes them (None: new
+        ones, ``Touched.contacts``), or flipped, a copy made for that handler; ``ended``: the
+        pairs' end (``Touched.contacts``)."""
+        sides = [heard(touched.categories[indices], subscription.between) for subscription in subscriptions]
+        positions = indices.tolist()
+        as_is: list[Contact] = []
+        if any((side == 1).any() for side in sides):
+            as_is = as_made(positions) if as_made is not None else touched.contacts(indices, ended=ended)
+        flipped = [iter(touched.contacts(indices[side == -1], flip=True, ended=ended)) for side in sides]
+        heard_by = [side.tolist() for side in sides]
+        for k in range(len(positions)):
+            for subscription, side, turned in zip(subscriptions, heard_by, flipped):
+                if side[k]:
+                    self._call(subscription.handler, as_is[k] if side[k] == 1 else next(turned), errors)
 
     def _call(self, handler: Callable[[Any], Any], argument: Any, errors: StepErrors) -> None:
         """Call one handler with its World current, keeping what it raises."""
@@ -215,10 +231,18 @@ class Touched:
             gone = gone[np.lexsort((self.pairs[gone, 1], self.pairs[gone, 0]))]
         return Touched(self.pairs[gone], self.values[gone], self.categories[gone])
 
-    def ended_contacts(self) -> list[Contact]:
-        """What an end handler gets of each pair: a copy of its last contact, at depth 0."""
-        return [Contact(a, b, Vector2(nx, ny), 0.0, trigger != 0.0, Vector2(px, py), 0.0, surface)
-                for (a, b), (nx, ny, _, _, surface, px, py, trigger) in zip(self.pairs.tolist(), self.values.tolist())]
+    def contacts(self, indices: np.ndarray, flip: bool = False, ended: bool = False) -> list[Contact]:
+        """The contacts of the pairs at ``indices``, each a new ``Contact``; ``flip``: as b sees
+        it (a and b swapped, the normal reversed); ``ended``: as an end handler gets it, a copy
+        of the last contact at depth 0 and time 0."""
+        pairs, values = self.pairs[indices], self.values[indices]
+        first, second = (pairs[:, 1], pairs[:, 0]) if flip else (pairs[:, 0], pairs[:, 1])
+        normals = -values[:, :2] if flip else values[:, :2]  # (NumPy negates as Vector2 does: the sign bit)
+        depth, time = (np.zeros(len(pairs)), np.zeros(len(pairs))) if ended else (values[:, 2], values[:, 3])
+        return [Contact(a, b, Vector2(nx, ny), depth_, trigger != 0.0, Vector2(px, py), time_, surface)
+                for a, b, (nx, ny), depth_, time_, surface, (px, py), trigger in zip(
+                    first.tolist(), second.tolist(), normals.tolist(), depth.tolist(), time.tolist(),
+                    values[:, 4].tolist(), values[:, 5:7].tolist(), values[:, 7].tolist())]
 
 
 def _within(pairs: np.ndarray, others: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
+from systems.physics._bodies.kept import Kept
 from systems.physics._solver.riders import platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
@@ -22,6 +23,14 @@ C = TypeVar("C")
 # px/s: a velocity with both components below this is under the world's
 # speed cap (limits.MAX_SPEED) without computing its length.
 _SAFE = limits.MAX_SPEED / 2**0.5
+
+
+def _statics_of(rows: list[tuple[int, tuple[Collider, Physics]]]) -> set[int]:
+    """The entities of esper's (Collider, Physics) rows whose collider is STATIC."""
+    types = [collider.type for _, (collider, _) in rows]
+    if _STATIC not in types:  # (the usual case: one scan in C)
+        return set()
+    return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
 
 
 class MovementSystem(esper.Processor):
@@ -48,8 +57,7 @@ class MovementSystem(esper.Processor):
         self.memory = Memory() if memory is None else memory
         # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
         self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
-        # esper's list of (Collider, Physics) rows and their colliders, kept while it is the same list.
-        self._with_colliders: tuple[object, list[Collider]] = (None, [])
+        self._statics = Kept(_statics_of)
         if gravity is not None:
             self.gravity = gravity
 
@@ -96,16 +104,9 @@ class MovementSystem(esper.Processor):
         self._carry_riders()
 
     def _static_entities(self) -> set[int]:
-        """Entities with Physics and a STATIC collider, i.e. moving platforms
-        (types read every step: a collider's type may be changed in place)."""
-        rows = self.world.get_components(Collider, Physics)
-        if rows is not self._with_colliders[0]:
-            self._with_colliders = rows, [collider for _, (collider, _) in rows]
-        colliders = self._with_colliders[1]
-        types = [collider.type for collider in colliders]
-        if _STATIC not in types:  # (the usual case: one scan in C)
-            return set()
-        return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
+        """Entities with Physics and a STATIC collider, i.e. moving platforms (read again
+        when a collider's type may have been assigned, ``Kept``)."""
+        return self._statics(self.world.get_components(Collider, Physics))
 
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step, and file the riders

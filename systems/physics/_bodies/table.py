@@ -29,7 +29,7 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "Geometry", "Selection", "entity_pairs", "read_arrays", "read_geometry"]
+__all__ = ["Arrays", "Columns", "Geometry", "Materials", "Selection", "entity_pairs", "read_arrays", "read_geometry"]
 
 _STATIC, _SOLID = ColliderType.STATIC, ColliderType.SOLID
 
@@ -143,33 +143,55 @@ class Selection:
                    [body for body in physics if body is not None])
 
 
-def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geometry | None = None) -> Arrays:
+@dataclass(frozen=True, slots=True)
+class Materials:
+    """What some bodies' fields that change only by assignment give the core, a row each:
+    inverse mass (0 for STATICs, TRIGGERs and bodies without Physics), elasticity and
+    friction (0 without Physics), and whether each is STATIC and has Physics."""
+
+    inverse_mass: np.ndarray
+    elasticity: np.ndarray
+    friction: np.ndarray
+    static: np.ndarray
+    physics: np.ndarray
+
+    @classmethod
+    def of(cls, picked: Selection) -> Materials:
+        """The materials of the bodies of ``picked``, read from their components now."""
+        colliders, moving, movers = picked.colliders, picked.moving, picked.movers
+        n = len(colliders)
+        elasticity, friction, inverse_mass, has_physics = np.zeros(n), np.zeros(n), np.zeros(n), np.zeros(n, bool)
+        types = [collider.type for collider in colliders]
+        static = np.zeros(n, bool)
+        if _STATIC in types:
+            static[:] = [kind is _STATIC for kind in types]
+        if movers:
+            count = len(movers)
+            elasticity[moving] = np.fromiter([body.elasticity for body in movers], float, count)
+            friction[moving] = np.fromiter([body.friction for body in movers], float, count)
+            has_physics[moving] = True
+            # read: 1/mass, but 0 for a STATIC or a TRIGGER
+            mass = np.fromiter([body.mass for body in movers], float, count)
+            solid = np.ones(count, bool)
+            if types.count(_SOLID) != n:
+                solid[:] = [types[i] is _SOLID for i in moving.tolist()]
+            inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)
+        return cls(inverse_mass, elasticity, friction, static, has_physics)
+
+
+def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geometry | None = None,
+                materials: Materials | None = None) -> Arrays:
     """Read the bodies of ``rows`` (of ``columns``, ascending, or a ``Selection`` of them) from
     their components at once (``Arrays``, row i being body ``rows[i]``), taking their geometry
-    from ``geometry`` when it was read already this step; TRIGGERs count as bodies without
-    Physics would (no inverse mass)."""
+    from ``geometry`` and their materials from ``materials`` when they were read already;
+    TRIGGERs count as bodies without Physics would (no inverse mass)."""
     picked = rows if isinstance(rows, Selection) else Selection.of(columns, rows)
-    colliders, moving, movers = picked.colliders, picked.moving, picked.movers
     if geometry is None:
-        geometry = read_geometry([columns.transforms[row] for row in picked.rows.tolist()], colliders)
-    n = len(colliders)
-    velocity, elasticity, friction = np.zeros((n, 2)), np.zeros(n), np.zeros(n)
-    inverse_mass, has_physics = np.zeros(n), np.zeros(n, bool)
-    types = [collider.type for collider in colliders]
-    static = np.zeros(n, bool)
-    if _STATIC in types:
-        static[:] = [kind is _STATIC for kind in types]
-    if movers:
-        count = len(movers)
-        velocity[moving] = _vectors([body.velocity for body in movers])
-        elasticity[moving] = np.fromiter([body.elasticity for body in movers], float, count)
-        friction[moving] = np.fromiter([body.friction for body in movers], float, count)
-        has_physics[moving] = True
-        # read: 1/mass, but 0 for a STATIC or a TRIGGER
-        mass = np.fromiter([body.mass for body in movers], float, count)
-        solid = np.ones(count, bool)
-        if types.count(_SOLID) != n:
-            solid[:] = [types[i] is _SOLID for i in moving.tolist()]
-        inverse_mass[moving] = np.where(solid, 1.0 / mass, 0.0)
-    return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, inverse_mass,
-                  elasticity, friction, static, has_physics, geometry.moved())
+        geometry = read_geometry([columns.transforms[row] for row in picked.rows.tolist()], picked.colliders)
+    if materials is None:
+        materials = Materials.of(picked)
+    velocity = np.zeros((len(picked.colliders), 2))
+    if picked.movers:
+        velocity[picked.moving] = _vectors([body.velocity for body in picked.movers])
+    return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, materials.inverse_mass,
+                  materials.elasticity, materials.friction, materials.static, materials.physics, geometry.moved())

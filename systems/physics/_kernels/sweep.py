@@ -50,6 +50,7 @@ from .table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
     EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
     GRAVITY_SCALE, HEAP, HELD, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
+    MOVING_STATICS,
     NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED,
     REST_SPEED, SHAPE, START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON,
     VEL_X, VEL_Y, VERDICTS, VERSION, WIDENED, _box_at, _filed, _union, _within,
@@ -202,6 +203,11 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
     leave the way it came, so nothing squeezes it."""
     for row, pusher, push_x, push_y, pusher_holds in ((a, b, -nx, -ny, held_b), (b, a, nx, ny, held_a)):
         if ints[row, FLAGS] & STATIC or not pusher_holds:
+            continue
+        # While every STATIC holds still (exactly zero motion), an anvil closes on the pusher
+        # only as the pusher moves along the push (the closing below, term for term): a body
+        # resting on a floor needs no search.
+        if not status[MOVING_STATICS] and not body[pusher, MOTION_X] * push_x + body[pusher, MOTION_Y] * push_y > 0.0:
             continue
         x, y, w, h = _box_at(body, row, time)
         reach = (x + push_x * SWEEP_SLOP, y + push_y * SWEEP_SLOP, w, h)
@@ -541,6 +547,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
             filters[0][slot, 2] = verdicts[k, 2]
     for row in range(rows):
         _file(grid, ints, status, row, _filed(body, row), size)
+        if ints[row, FLAGS] & STATIC and (body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0):
+            status[MOVING_STATICS] = 1  # (no sweep changes a STATIC's motion)
     _link_pairs(links, status, pairs, rows)
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
         return status, contacts, events, filters[1]

@@ -21,7 +21,7 @@ __all__ = [
     "FACES_RUN", "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS",
     "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "GROUND_SNAP", "HEAP", "HEIGHT", "HELD", "IMPACTS",
     "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
-    "MAX_ITERATIONS", "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "NOT_BOX", "OCCUPIED", "OFFSET_X",
+    "MAX_ITERATIONS", "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "MOVING_STATICS", "NOT_BOX", "OCCUPIED", "OFFSET_X",
     "OFFSET_Y", "ONE_WAY_FACES", "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED",
     "PINNER", "PINNER_OFF", "PLACED", "POS_X", "POS_Y", "PULL_X", "PULL_Y", "PUSHES", "RECORDS", "RESOLVE_SLOP",
     "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "ROUNDS", "SETTLED", "SHAPE",
@@ -177,10 +177,11 @@ def _within(box: Any, outer: Any) -> bool:
 # asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked,
 # FACES_RUN whether some collider has one-way faces; push-out's ROUNDS and SETTLED (the pairs of
 # its hash tables), WARN_A and WARN_B (the first pair it left overlapping deeply, -1 for none);
-# crushing's SQUEEZES (the pairs it kept).
+# crushing's SQUEEZES (the pairs it kept); MOVING_STATICS whether some STATIC moves this step.
 (OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
- LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN, ROUNDS, SETTLED, WARN_A, WARN_B, SQUEEZES) = range(24)
-COUNTERS = 24
+ LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN, ROUNDS, SETTLED, WARN_A, WARN_B, SQUEEZES,
+ MOVING_STATICS) = range(25)
+COUNTERS = 25
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 

@@ -21,6 +21,7 @@ import numpy as np
 from components import ALL, Collider, ColliderType, Physics, Transform
 from systems.physics._kernels import background
 from systems.physics._bodies.body import Bodies, Body
+from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
 from systems.physics._bodies.table import Columns, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
@@ -30,6 +31,32 @@ from systems.physics._stages.found import Found, LevelRead, is_level, read, refr
 from systems._world import WorldLike
 
 __all__ = ["Bodies", "Body", "Collide", "Found"]
+
+
+@dataclass(frozen=True, slots=True)
+class _MoverKinds:
+    """What the movers' types, shapes, layers, faces and materials say (kept while none of
+    them is assigned, ``Kept``): their kind bits together, and the entities and rows that
+    are STATIC (moving platforms, or a type changed in place) and, of those, the ones
+    without Physics, to file as level geometry."""
+
+    kinds: int
+    static_entities: list[int]
+    static_rows: np.ndarray
+    level_entities: list[int]
+    level_rows: np.ndarray
+
+    @classmethod
+    def of(cls, movers: _Movers) -> _MoverKinds:
+        """The kinds of ``movers``, read from their components now."""
+        types = [collider.type for collider in movers.colliders]
+        kinds = kinds_of(types, movers.colliders, movers.physics)
+        if _STATIC not in types:
+            return cls(kinds, [], _NO_ROWS, [], _NO_ROWS)
+        static = np.array([kind is _STATIC for kind in types], bool)
+        fixed = static & np.array([physics is None for physics in movers.physics], bool)
+        return cls(kinds, np.compress(static, movers.entities).tolist(), movers.rows[static],
+                   np.compress(fixed, movers.entities).tolist(), movers.rows[fixed])
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +142,9 @@ class Collide:
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
         self._pair_capacity = 1024  # pairs the compiled broad phase makes room for; doubled when short
+        self._mover_kinds = Kept(_MoverKinds.of)
+        self._pair_layers = Kept(_pair_layers)
+        self._categories = Kept(lambda columns: np.array([c.category for c in columns.colliders], np.int64))
 
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step into a new
@@ -183,21 +213,15 @@ class Collide:
         movers = self._movers
         geometry = read_geometry(movers.transforms, movers.colliders)
         swept = geometry.swept()
-        types = [collider.type for collider in movers.colliders]
-        kinds = kinds_of(types, movers.colliders, movers.physics)
-        level: list[int] = []
-        if _STATIC in types:  # moving platforms, or a type changed in place
-            static = np.array([kind is _STATIC for kind in types], bool)
-            fixed = static & np.array([physics is None for physics in movers.physics], bool)
-            found.static_movers = np.compress(static, movers.entities).tolist()
-            level = np.compress(fixed, movers.entities).tolist()
-            found.static_mover_rows, found.level_mover_rows = movers.rows[static], movers.rows[fixed]
+        kinds = self._mover_kinds(movers)
+        found.static_movers, found.static_mover_rows = kinds.static_entities, kinds.static_rows
+        found.level_mover_rows = kinds.level_rows
         moved = np.full(len(self._columns.transforms), -1, np.int8)  # -1: not read here (level geometry)
         moved[movers.rows] = geometry.moved()
         found.moved = moved.tolist()
         found.movers_read = (movers.rows, geometry)
         found.swept = (movers.rows, swept)
-        return kinds, swept, level
+        return kinds.kinds, swept, kinds.level_entities
 
     def _find_pairs(self, found: Found, kinds: int) -> None:
         """The broad phase: ``found``'s pairs and each body's ``neighbours``."""
@@ -244,13 +268,8 @@ class Collide:
         kinds[self._movers.level_rows] = SKIP | LEVEL
         kinds[found.static_mover_rows] |= SKIP
         kinds[found.level_mover_rows] |= LEVEL
-        if found.kinds & TRIGGER:
-            kinds[np.array([collider.type is _TRIGGER for collider in columns.colliders], bool)] |= APART
-        layers = np.empty((n, 2), np.int64)  # each row's category and mask
-        if found.layered:
-            layers[:, 0], layers[:, 1] = [c.category for c in columns.colliders], [c.mask for c in columns.colliders]
-        else:  # every collider on the default layer, meeting all: the grid's pairs, none dropped
-            layers[:, 0], layers[:, 1] = 1, ALL
+        triggers, layers = self._pair_layers(columns, found.kinds & (TRIGGER | LAYERED))
+        kinds[triggers] |= APART
         while True:
             rows, status = kernels.grid_pairs(boxes, kinds, layers, columns.entities, self.grid.cell_size,
                                               self.steps, self._pair_capacity)
@@ -280,12 +299,12 @@ class Collide:
     def categories_of(self, pairs: np.ndarray) -> np.ndarray:
         """The Collider categories of pairs of entities ((m, 2) int64, as ``pairs``), each as
         ``collider`` gives it now; 0 for an entity without a Collider."""
-        entities, colliders = self._columns.entities, self._columns.colliders
+        entities = self._columns.entities
         rows = np.minimum(np.searchsorted(entities, pairs), max(len(entities) - 1, 0))
         categories = np.zeros(pairs.shape, np.int64)
         if len(entities):
             known = entities[rows] == pairs
-            categories[known] = [colliders[row].category for row in rows[known].tolist()]
+            categories[known] = self._categories(self._columns)[rows[known]]
         return categories
 
     def _rebuild_from(self, sources: tuple[list[Any], list[Any]]) -> tuple[Found, int]:
@@ -357,6 +376,24 @@ class Collide:
 
 # Enum members as plain globals: an Enum class attribute is slow to look up.
 _STATIC, _TRIGGER = ColliderType.STATIC, ColliderType.TRIGGER
+_NO_ROWS = np.zeros(0, np.int64)
+
+
+def _pair_layers(columns: Columns, kinds: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``columns`` that are TRIGGERs and each row's category and mask ((n, 2)),
+    as the compiled broad phase takes them; ``kinds``: the colliders' kind bits together,
+    which tell which fields to read (with no ``LAYERED`` bit every collider is on the
+    default layer, meeting all: the grid's pairs, none dropped)."""
+    colliders = columns.colliders
+    triggers = _NO_ROWS
+    if kinds & TRIGGER:
+        triggers = np.flatnonzero(np.array([collider.type is _TRIGGER for collider in colliders], bool))
+    layers = np.empty((len(colliders), 2), np.int64)
+    if kinds & LAYERED:
+        layers[:, 0], layers[:, 1] = [c.category for c in colliders], [c.mask for c in colliders]
+    else:
+        layers[:, 0], layers[:, 1] = 1, ALL
+    return triggers, layers
 
 
 def _filed_by(body: Body) -> tuple[object, ...]:

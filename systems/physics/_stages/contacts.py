@@ -60,13 +60,12 @@ def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> Groun
     ground = np.flatnonzero(upright >= DIAGONAL)
     if not len(ground):
         return Grounded()
-    # Per entity the most upright, the first of equals; kept in the order entities first stood.
+    # Per entity the most upright, the first of equals (each entity's run of ``best`` starts
+    # with it); kept in the order entities first stood (the smallest place in its run).
     best = ground[np.lexsort((ground, -upright[ground], entities[ground]))]
-    firsts = np.unique(entities[best], return_index=True)[1]
-    chosen = best[firsts]
-    _, seen = np.unique(entities[ground], return_index=True)  # where each entity first stood
-    by_first = np.argsort(ground[seen], kind="stable")
-    chosen = chosen[by_first]
+    runs = entities[best]
+    starts = np.flatnonzero(np.concatenate(([True], runs[1:] != runs[:-1])))
+    chosen = best[starts][np.argsort(np.minimum.reduceat(best, starts))]
     return Grounded(entities[chosen], np.column_stack((normal_x[chosen], normal_y[chosen])))
 
 

@@ -36,7 +36,8 @@ from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
 from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
-from systems.physics._bodies.table import Arrays, Columns, Selection, entity_pairs, read_arrays
+from systems.physics._bodies.kept import Kept
+from systems.physics._bodies.table import Arrays, Columns, Materials, Selection, entity_pairs, read_arrays
 from systems.physics._bodies.kinds import LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES
 from systems.physics._solver.resolution import Resolution
@@ -245,6 +246,12 @@ class _Tables:
         self._movers = np.zeros(0, np.int64)
         self._selection = Selection.of(Columns.of([]), self._movers)  # the movers' components
         self._physics: list[Physics] = []  # every body's Physics, in entity order
+        # What the movers' fields that change only by assignment give the tables, kept while
+        # none is assigned: their materials, their codes, every gravity scale and ground snap.
+        self._materials = Kept(Materials.of)
+        self._codes = Kept(_codes)
+        self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
+        self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
         self._run: slice | None = None  # the movers' rows when they are one run of rows
 
     def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
@@ -261,8 +268,8 @@ class _Tables:
         movers, run = self._movers, self._run
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
-        arrays = read_arrays(columns, self._selection, known)
-        codes = _codes(self._selection.colliders, collision.mover_kinds)
+        arrays = read_arrays(columns, self._selection, known, self._materials(self._selection))
+        codes = self._codes(self._selection.colliders, collision.mover_kinds)
         filed = collision.filed_boxes()[movers]
         if run is not None:  # level geometry's rows from the template, the movers' read in place
             for rows in (slice(0, run.start), slice(run.stop, len(table))):
@@ -274,11 +281,10 @@ class _Tables:
             block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
             _rows(arrays, codes, columns.entities[movers], filed, block)
             table[movers], ints[movers] = block
-        physics = self._physics  # (in the order of ``moving``)
         if pulled:
-            table[columns.moving, t.GRAVITY_SCALE] = [body.gravity_scale for body in physics]
+            table[columns.moving, t.GRAVITY_SCALE] = self._gravity_scales(self._physics)
         if snapping:
-            table[columns.moving, t.GROUND_SNAP] = [body.ground_snap for body in physics]
+            table[columns.moving, t.GROUND_SNAP] = self._ground_snaps(self._physics)
         if riders is not None:
             carried, values = riders
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values

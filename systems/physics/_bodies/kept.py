@@ -1,0 +1,51 @@
+"""What a step reads from fields that change only by assignment, kept until one is assigned.
+
+A collider's type, shape, layers and faces and a body's mass, elasticity,
+friction, gravity scale, speed cap and ground snap are read for every body,
+yet change only when a game assigns them (every other field of ``Collider``
+and ``Physics`` is a Vector2, which changes in place and is read every
+step). ``components._checks.assignments`` counts those assignments by class,
+so a stage can read such fields once and keep what it read while neither
+count moves and its components are the same objects: Bevy's change
+detection, per component class rather than per component.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from components import Collider, Physics
+from components._checks import assignments
+
+__all__ = ["Kept"]
+
+T = TypeVar("T")
+
+
+class Kept(Generic[T]):
+    """``read(*sources)``, made again only when called with other objects
+    (compared by identity: the lists or tables of components it reads) or
+    when a value other than a Vector2 was assigned to a Collider or a
+    Physics since it was last made."""
+
+    __slots__ = ("_read", "_sources", "_counts", "_value")
+
+    def __init__(self, read: Callable[..., T]) -> None:
+        self._read = read
+        self._sources: tuple[object, ...] | None = None
+        self._counts = (-1, -1)
+        self._value: T | None = None
+
+    def __call__(self, *sources: object) -> T:
+        counts = (assignments(Collider), assignments(Physics))
+        kept = self._sources
+        if (kept is None or counts != self._counts or len(kept) != len(sources)
+                or any(new is not old for new, old in zip(sources, kept))):
+            self._value = self._read(*sources)
+            self._sources, self._counts = sources, counts
+        return self._value  # type: ignore[return-value]
+
+    def forget(self) -> None:
+        """Drop what was kept (and the sources it holds on to)."""
+        self._sources, self._value = None, None
