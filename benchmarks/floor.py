@@ -4,8 +4,10 @@ Each body's state is in its components (a Transform's position is a
 ``pygame.Vector2``, and so are a Physics' velocity and a Collider's offset and
 size), and a user may change any of them between steps. So whatever runs
 the physics, every step must at least move every body (Movement), check
-every vector is finite (``World.step``), read every body's state into
-arrays for compiled code, and write back what the collisions changed. This
+every vector is finite (``World.step``), read every body's vectors into
+arrays for compiled code (its other fields change only by assignment and are
+kept while none is: ``systems.physics._bodies.kept``), and write back what
+the collisions changed. This
 times those passes, and this framework's two compiled kernels (the broad
 phase's pairs and the sweeps), on the arena scene of ``benchmarks.arena``
 at 200 px/s, against a whole step of ours and of pymunk in the same
@@ -53,7 +55,7 @@ from systems.physics._kernels import background
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
 from systems.physics._stages import resolve
-from systems.physics._bodies.table import read_arrays
+from systems.physics._bodies.table import Materials, Selection, read_arrays
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
 
@@ -89,13 +91,15 @@ def arena_world(count: int) -> World:
 
 def python_passes(world: World) -> dict[str, Callable[[], object]]:
     """The passes over the components (PYTHON_PASSES) of a stepped ``world``, as calls:
-    ``move`` moves the bodies on, the others leave them as they are; ``read`` reads every
-    body but level geometry (STATIC without Physics, which the kernels' tables keep from step
-    to step); ``write back`` sets every body's position and velocity (the arena's sweeps move
+    ``move`` moves the bodies on, the others leave them as they are; ``read`` reads the
+    vectors of every body but level geometry (STATIC without Physics, which the kernels' tables
+    keep from step to step); ``write back`` sets every body's position and velocity (the arena's sweeps move
     nearly all of them)."""
     collision = world.collision
     columns = collision.columns
     rows = np.delete(np.arange(len(columns.transforms)), collision.found.resting.rows)  # level geometry: kept
+    picked = Selection.of(columns, rows)  # the components, picked once, and their materials, kept (as a step does)
+    materials = Materials.of(picked)
     moving = columns.moving.tolist()
     transforms = [columns.transforms[row] for row in moving]
     physics = [columns.physics[row] for row in moving]
@@ -110,7 +114,7 @@ def python_passes(world: World) -> dict[str, Callable[[], object]]:
                 velocity = motion.velocity
                 velocity[0], velocity[1] = vx, vy
     return {"move": lambda: world.movement.process(DT), "validate": world._check_vectors,
-            "read": lambda: read_arrays(columns, rows), "write back": write_back}
+            "read": lambda: read_arrays(columns, picked, None, materials), "write back": write_back}
 
 
 def time_passes(count: int, repeats: int) -> dict[str, float]:
