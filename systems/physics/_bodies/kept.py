@@ -45,7 +45,3 @@ class Kept(Generic[T]):
             self._value = self._read(*sources)
             self._sources, self._counts = sources, counts
         return self._value  # type: ignore[return-value]
-
-    def forget(self) -> None:
-        """Drop what was kept (and the sources it holds on to)."""
-        self._sources, self._value = None, None
