@@ -77,30 +77,27 @@ class MovementSystem(esper.Processor):
         gy = gravity.y * dt
         pulled = bool(gx or gy)
         statics = self._static_entities() if pulled else set()
+        pull = Vector2(gx, gy)  # (gravity · dt, what a body of gravity scale 1 gains)
+        # This loop runs for every body: each Vector2 is changed in place by one C call where
+        # one does (``+=``, a slice), which costs less than setting it by index.
         for entity, (transform, physics) in self.world.get_components(Transform, Physics):
             position = transform.position
-            # Copied by slice: a third of ``update``'s cost (no argument parsing).
             transform.previous_position[:] = position
             velocity = physics.velocity
-            # Read and set by index: a Vector2's ``x`` costs twice as much (pygame's
-            # attribute lookup), and this loop runs for every body.
             if pulled and (scale := physics.gravity_scale) and entity not in statics:
-                vx = velocity[0] + gx * scale
-                vy = velocity[1] + gy * scale
-                velocity[0] = vx
-                velocity[1] = vy
-            else:
-                vx, vy = velocity[0], velocity[1]
+                if scale == 1.0:
+                    velocity += pull
+                else:
+                    velocity[:] = velocity[0] + gx * scale, velocity[1] + gy * scale
+            # Read by index: a Vector2's ``x`` costs twice as much (pygame's attribute lookup).
+            vx, vy = velocity[0], velocity[1]
             cap = physics.max_speed
             if cap is not None and vx * vx + vy * vy > cap * cap:
                 velocity.scale_to_length(cap)
-                vx, vy = velocity[0], velocity[1]
             elif not (-_SAFE <= vx <= _SAFE and -_SAFE <= vy <= _SAFE):  # rarely: the world's cap
                 if vx * vx + vy * vy > limits.MAX_SPEED * limits.MAX_SPEED:
                     velocity.scale_to_length(limits.MAX_SPEED)
-                    vx, vy = velocity[0], velocity[1]
-            position[0] += vx * dt
-            position[1] += vy * dt
+            position += velocity * dt
         self._carry_riders()
 
     def _static_entities(self) -> set[int]:
