@@ -58,11 +58,6 @@ class Contact:
     def point(self, value: Vector2) -> None:
         self._point = Vector2(value)
 
-    def flipped(self) -> Contact:
-        """The same contact seen from b: a and b swapped, the normal reversed."""
-        return Contact(self.b, self.a, -self.normal, self.depth, self.trigger, Vector2(self.point),
-                       self.time, self.surface)
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Contact):
             return NotImplemented
