@@ -71,11 +71,11 @@ def overlap(box_a: Box, shape_a: Shape, before_a: Box,
     """Penetration of shape a into shape b now; ``before_*`` are the boxes at
     the start of the step. A pair that was apart then is pushed back out the
     way it came (the crack cure of Sacred Software, *Collisions, Part 1*):
-    boxes along the axis they entered by, round shapes along the normal of
-    the face or corner they first touched, and against a triangle, the side
-    whose gap closed last; a pair that already overlapped takes the least
-    penetration. ``tie`` (a unit direction a->b) decides for shapes sitting
-    exactly on one spot."""
+    boxes along the axis they entered by, a box against a triangle out the
+    side whose gap closed last, and a circle against anything along the
+    normal of the face or corner it first touched; a pair that already
+    overlapped takes the least penetration. ``tie`` (a unit direction a->b)
+    decides for shapes sitting exactly on one spot."""
     if shape_a is _BOX and shape_b is _BOX:
         contact = box_contact(box_a, box_b, before_a, before_b, tie)
         if contact is None:
@@ -83,10 +83,22 @@ def overlap(box_a: Box, shape_a: Shape, before_a: Box,
         normal = _AXES[contact.axis] * contact.sign
         return Penetration(normal, contact.depth, contact.entry, contact.surface)
     if shape_a in CORNERS or shape_b in CORNERS:
-        return _triangle_overlap(box_a, shape_a, before_a, box_b, shape_b, before_b)
-    least = _round_penetration(box_a, shape_a, box_b, shape_b, tie)
-    if least is None:
-        return None
+        least = _triangle_overlap(box_a, shape_a, before_a, box_b, shape_b, before_b)
+        if least is None or _CIRCLE not in (shape_a, shape_b):
+            return least
+    else:
+        least = _round_penetration(box_a, shape_a, box_b, shape_b, tie)
+        if least is None:
+            return None
+    return _entered(least, box_a, shape_a, before_a, box_b, shape_b, before_b)
+
+
+# Where the nearest way out is into what lies behind (a disc gone past a ramp's thin tip or
+# under its corner where it meets a wall), the way in is the way out.
+def _entered(least: Penetration, box_a: Box, shape_a: Shape, before_a: Box,
+             box_b: Box, shape_b: Shape, before_b: Box) -> Penetration:
+    """A pair with a circle that overlaps by ``least``: if it was apart at the start
+    of the step, out along the normal of the face or corner it first touched instead."""
     motion = Vector2(box_a[0] - before_a[0] - box_b[0] + before_b[0],
                      box_a[1] - before_a[1] - box_b[1] + before_b[1])
     entered = sweep(before_a, shape_a, before_b, shape_b, motion)

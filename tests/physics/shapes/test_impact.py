@@ -116,6 +116,56 @@ def test_discrete_circle_penetrations():
     assert p is None  # the box's corner (15, 15) is 7.07 from the disc's centre (5, 5)
 
 
+R2 = math.sqrt(2)
+
+
+def disc(cx, cy, r):
+    """The box of a disc centred at (cx, cy) of radius r."""
+    return (cx - r, cy - r, 2 * r, 2 * r)
+
+
+def test_a_disc_through_a_ramps_thin_tip_leaves_the_way_it_came():
+    # "/" tile (0, 0, 32, 32), slope x + y = 32. A disc of radius 2 moves right along
+    # y = 2 from x = 27 to 33, where the tile is 2 px thick: its centre is now 1 px past
+    # the vertical leg. The nearest way out, through the leg, goes on through (into
+    # whatever lies flush behind it). It first touched the slope when its centre was 2 px
+    # from it, at x = 30 − 2√2, after (3 − 2√2)/6 of the move, so it leaves along the
+    # slope's normal: (33 + 2 − 32)/√2 back to the line, plus the radius.
+    tile = (0.0, 0.0, 32.0, 32.0)
+    ramp = Shape.TRIANGLE_BOTTOM_RIGHT
+    p = overlap(disc(33, 2, 2), Shape.CIRCLE, disc(27, 2, 2), tile, ramp, tile)
+    assert p.normal.x == pytest.approx(1 / R2) and p.normal.y == pytest.approx(1 / R2)
+    assert p.depth == pytest.approx(3 / R2 + 2) and p.entry == pytest.approx((3 - 2 * R2) / 6)
+    # The same pair the other way round: the normal turns, the rest stays.
+    q = overlap(tile, ramp, tile, disc(33, 2, 2), Shape.CIRCLE, disc(27, 2, 2))
+    assert q.normal == -p.normal and q.depth == p.depth and q.entry == p.entry
+    # Already overlapping at the start (from x = 31), it takes the least way out: the leg.
+    p = overlap(disc(33, 2, 2), Shape.CIRCLE, disc(31, 2, 2), tile, ramp, tile)
+    assert p.normal == Vector2(-1, 0) and p.depth == pytest.approx(1)
+
+
+def test_a_disc_under_a_ramps_tip_against_a_wall_leaves_along_the_slope():
+    # TOP_RIGHT tile (0, 0, 32, 32): slope y = x, its tip (32, 32) where the tile meets a
+    # wall beyond x = 32. A disc of radius 2.5 moves from (20, 34) to (33.5, 33), passing
+    # just under the tip: its centre ends in the tip's corner region, 1.80 px from it, so
+    # the nearest way out is away from the tip, into the wall (whose push back would put it
+    # into the ramp again). It first touched the slope (y − x = 2.5√2, reached after
+    # (14 − 2.5√2)/14.5 of the move, its foot (31.5, 31.5) on the slope), so it leaves along
+    # the slope's normal (−1, 1)/√2: the centre (33.5 − s, 33 + s) clears the tile once
+    # 2.5 px from the tip, (1.5 − s)² + (1 + s)² = 2.5², s = 1.5: 1.5√2 px.
+    tile = (0.0, 0.0, 32.0, 32.0)
+    ramp = Shape.TRIANGLE_TOP_RIGHT
+    least = overlap(disc(33.5, 33, 2.5), Shape.CIRCLE, disc(33.5, 33, 2.5), tile, ramp, tile)
+    assert -least.normal.x > 0  # (standing still there: pushed into the wall)
+    p = overlap(disc(33.5, 33, 2.5), Shape.CIRCLE, disc(20, 34, 2.5), tile, ramp, tile)
+    assert p.normal.x == pytest.approx(1 / R2) and p.normal.y == pytest.approx(-1 / R2)
+    assert p.depth == pytest.approx(1.5 * R2) and p.entry == pytest.approx((14 - 2.5 * R2) / 14.5)
+    # Pushed out by that, to (32, 34.5), it touches the tip; the wall then pushes it 2.5 px
+    # left, to where y − x = 5 > 2.5√2: clear of the slope.
+    out = Vector2(33.5, 33) - p.normal * p.depth
+    assert out.x == pytest.approx(32) and out.y == pytest.approx(34.5)
+
+
 coord = st.floats(-50, 50)
 extent = st.floats(1, 30)
 moves = st.floats(-200, 200)
