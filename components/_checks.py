@@ -175,9 +175,15 @@ def area_size(limit: float) -> Check:
 
 
 def member_of(kind: type[Any]) -> Check:
-    """A check that the value is a member of the enum ``kind``."""
+    """A check that the value is a member of the enum ``kind``; the error lists the members,
+    and for a string that names one (``"circle"``) says which."""
+    members = ", ".join(f"{kind.__name__}.{member.name}" for member in kind)
+
     def check(field: str, value: object) -> Any:
         if not isinstance(value, kind):
-            raise ValueError(f"{field} must be a {kind.__name__}, got {value!r}")
+            hint = ""
+            if isinstance(value, str) and value.upper() in kind.__members__:
+                hint = f" (did you mean {kind.__name__}.{value.upper()}?)"
+            raise ValueError(f"{field} must be a {kind.__name__} ({members}), got {value!r}{hint}")
         return value
     return check

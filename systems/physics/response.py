@@ -8,6 +8,7 @@ import esper
 from pygame import Vector2
 
 from components import Touching
+from components._checks import any_bool
 from systems.physics.collision import CollisionSystem
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import board
@@ -61,7 +62,7 @@ class ResponseSystem(esper.Processor):
         if gravity is not None:
             self.memory.gravity = checked_gravity(gravity)
         self.max_iterations = max_iterations
-        self.continuous = continuous
+        self.continuous = any_bool("continuous", continuous)  # ("False" would be truthy)
         self.filters: list[CollisionFilter] = []
         self.resolver = Resolver(max_subdivisions)
 

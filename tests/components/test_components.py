@@ -55,6 +55,17 @@ def test_bad_values_raise_value_error_naming_the_field(make, field):
         make()
 
 
+def test_an_enum_field_given_a_name_lists_the_members_and_says_which_was_meant():
+    with pytest.raises(ValueError) as refused:
+        Collider((4, 4), shape="circle")
+    assert str(refused.value) == ("shape must be a Shape (Shape.BOX, Shape.CIRCLE, Shape.TRIANGLE_BOTTOM_LEFT, "
+                                  "Shape.TRIANGLE_BOTTOM_RIGHT, Shape.TRIANGLE_TOP_LEFT, Shape.TRIANGLE_TOP_RIGHT), "
+                                  "got 'circle' (did you mean Shape.CIRCLE?)")
+    with pytest.raises(ValueError, match=r"^type must be a ColliderType \(ColliderType.STATIC, ColliderType.SOLID, "
+                                         r"ColliderType.TRIGGER\), got 'wall'$"):
+        Collider((4, 4), type="wall")
+
+
 def test_components_use_slots():
     for component in (Transform((0, 0)), Collider((1, 1)), Physics()):
         assert not hasattr(component, "__dict__")

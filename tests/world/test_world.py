@@ -34,6 +34,13 @@ def test_world_methods_follow_esper():
     assert not world.entity_exists(entity)
 
 
+@pytest.mark.parametrize("flag", ["False", "no", None, 0, 1])
+def test_continuous_must_be_a_bool(flag):
+    # A string such as "False" is truthy: taken as it is, it would quietly pick the swept pipeline.
+    with pytest.raises(ValueError, match=f"^continuous must be a bool, got {flag!r}$"):
+        World(continuous=flag)
+
+
 def test_step_rejects_bad_dt():
     world = World()
     for dt in (-1, float("nan"), float("inf")):
