@@ -346,8 +346,8 @@ def _box_triangle_penetration(box: Any, before: Any, tri: Any) -> tuple[bool, fl
     enters, time, index = _latest_entry(start, closings)
     if enters and start[_least(start)] <= TOUCH_EPSILON:
         entry = _max(time, 0.0)
-    else:  # overlapping all along: least penetration
-        entry, index = 0.0, _least(now)
+    else:  # overlapping all along: least penetration as the step began
+        entry, index = 0.0, _least(start)
     dx, dy = _direction(tri, index)
     return True, -dx, -dy, now[index], entry, _surface(box, tri, index)
 

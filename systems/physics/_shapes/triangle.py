@@ -219,7 +219,10 @@ def box_triangle_penetration(box: Box, before: Box, tri: Box,
     ``before`` is the box at the start of the step. If it was clear of the
     triangle on some side then, the box is pushed back out the side whose
     gap closed last (``entry`` in [0, 1] says when); otherwise along the
-    direction of least penetration (``entry`` 0). ``depth`` (px, > 0) is how
+    direction of least penetration as the step began (``entry`` 0), as two
+    boxes do: a box that started a hair inside a ramp's tip and moved deep
+    into it leaves the way it was already leaving, not by the side nearest
+    now (a leg, which may lie flush against a wall). ``depth`` (px, > 0) is how
     far to push it that way. The legs behave exactly like a box's faces;
     ``surface`` is the overlap along a leg, 0 at the hypotenuse or a vertex.
     """
@@ -231,8 +234,8 @@ def box_triangle_penetration(box: Box, before: Box, tri: Box,
     entered = _latest_entry(start, [b - a for a, b in zip(start, now)])
     if entered is not None and min(start) <= TOUCH_EPSILON:
         entry, index = max(entered[0], 0.0), entered[1]
-    else:  # overlapping all along: least penetration
-        entry, index = 0.0, min(range(len(now)), key=now.__getitem__)
+    else:  # overlapping all along: least penetration as the step began
+        entry, index = 0.0, min(range(len(start)), key=start.__getitem__)
     return Penetration(-_direction(shape, index), now[index], entry, _surface(box, shape, index))
 
 

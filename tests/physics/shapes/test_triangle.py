@@ -227,6 +227,20 @@ def test_box_against_the_vertices_for_each_orientation(corner):
     assert p.normal == Vector2(0, -sy) and p.depth == pytest.approx(1) and p.surface == pytest.approx(2)
 
 
+def test_box_already_inside_leaves_the_way_it_was_leaving_as_the_step_began():
+    # "\" tile: slope y = x, the tile below it (y > x), its left leg on x = 0. A 4 px box on
+    # x in [0, 4] starts a hair inside the tip (its lower left corner (0, 0.4) is 0.4/√2 behind
+    # the slope, less than the 0.4 px to its top side or the 4 px to the leg) and moves 15 px
+    # down. Now the leg is nearest (4 px), but behind the leg there may be a wall: it leaves
+    # the way it was already leaving, along the slope's normal, (15.4 − 0)/√2 px from its
+    # lower left corner (0, 15.4) back to the line.
+    p = box_triangle_penetration((0.0, 11.4, 4.0, 4.0), (0.0, -3.6, 4.0, 4.0), TILE, BOTTOM_LEFT)
+    assert close(p.normal, Vector2(-1, 1) / R2) and p.depth == pytest.approx(15.4 / R2) and p.entry == 0
+    # Standing still there, it is the least way out now: the leg.
+    p = box_triangle_penetration((0.0, 11.4, 4.0, 4.0), (0.0, 11.4, 4.0, 4.0), TILE, BOTTOM_LEFT)
+    assert p.normal == Vector2(1, 0) and p.depth == pytest.approx(4)
+
+
 def test_box_lands_on_a_26_6_degree_ramp():
     # Ramp (0, 0, 32, 16) "/": slope y = 16 − x/2. An 8×8 box with its
     # bottom-right corner at x = 16 meets it where y = 8; falling from a
