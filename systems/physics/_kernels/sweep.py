@@ -39,6 +39,7 @@ bits.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -49,11 +50,11 @@ from .jit import kernel as _kernel
 from .table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
     EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
-    GRAVITY_SCALE, HEAP, HELD, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
+    GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED,
     MOVING_STATICS,
-    NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED,
+    NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED,
     REST_SPEED, SHAPE, START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON,
-    VEL_X, VEL_Y, VERDICTS, VERSION, WIDENED, _box_at, _filed, _union, _within,
+    VEL_X, VEL_Y, VERDICTS, VERSION, WEDGE_REACH, WIDENED, _box_at, _filed, _union, _within,
 )
 from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
 from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
@@ -64,7 +65,7 @@ from .cells import (
 from .push import push_buffers
 from .queue import _pop, _push
 from .settle import (
-    _bit, _contact_velocities, _dominant, _exchange, _held_axes, _permits, _record, _settle,
+    _bit, _contact_velocities, _dominant, _exchange, _held_axes, _material, _permits, _record, _settle,
 )
 
 __all__ = ["buffer_sizes", "buffers_for", "make_buffers", "run_sweeps"]
@@ -398,6 +399,72 @@ def _collide_row(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue
                     time, axis, nx if axis == 0 else ny, step, marks, out)
 
 
+# -- two STATICs met in one instant (a wedge) -----------------------------------------------
+
+@_helper
+def _held_before(body: Any, ints: Any, row: int) -> tuple[int, float, float, float, float]:
+    """(STATIC row, its normal x and y toward ``row``, ``row``'s velocity x and y before that
+    impact) of the row's last impact, when that was with a STATIC; (-1, 0, 0, 0, 0) if not."""
+    if not ints[row, HELD_BY]:
+        return -1, 0.0, 0.0, 0.0, 0.0
+    bit = ints[row, HELD_BY] - 1
+    return (ints[row, PINNER + bit], body[row, PINNER_OFF + 2 * bit], body[row, PINNER_OFF + 2 * bit + 1],
+            body[row, HELD_BEFORE_X], body[row, HELD_BEFORE_Y])
+
+
+@_helper
+def _moving(body: Any, row: int) -> bool:
+    return bool(body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0)
+
+
+@_helper
+def _wedged(body: Any, ints: Any, status: Any, row: int, other: int, nx: float, ny: float, held: Any, moved: float,
+            step: Any) -> None:
+    """Solve the impact just settled of ``row`` with the still STATIC ``other`` along (nx, ny)
+    (other -> row) together with its last one, when that was with another still STATIC ``held``
+    (``_held_before``) at most WEDGE_REACH px before (``moved``) and the two leave ``row``
+    lifting off it. Taken one after the other, a box driven up a ramp into a wall would have
+    the ramp turn its run into a climb and the wall take only the run: it would hop. Taken
+    together (neither bouncy; Coulomb friction aside), from its velocity before both: the
+    other alone, where that leaves it clear of the first, else both, which stop it."""
+    first, n1x, n1y, before_x, before_y = held
+    if first < 0 or first == other or not ints[first, FLAGS] & STATIC or moved > WEDGE_REACH:
+        return
+    if _moving(body, first) or _moving(body, other):
+        return  # (a lift's contacts are relative to it: left one after the other)
+    if 0.0 + body[row, VEL_X] * n1x + body[row, VEL_Y] * n1y <= RESTING_SPEED:
+        return  # still on the first: one after the other was right
+    if _material(body, ints, row, other)[0] != 0.0 or _material(body, ints, row, first)[0] != 0.0:
+        return
+    body[row, VEL_X], body[row, VEL_Y] = before_x, before_y
+    a, b, sign = (other, row, 1.0) if other < row else (row, other, -1.0)
+    _exchange(body, ints, a, b, nx * sign, ny * sign, _held_axes(body, ints, status, a, -nx * sign, -ny * sign),
+              _held_axes(body, ints, status, b, nx * sign, ny * sign), step)
+    if 0.0 + body[row, VEL_X] * n1x + body[row, VEL_Y] * n1y < 0.0:
+        body[row, VEL_X], body[row, VEL_Y] = 0.0, 0.0  # both hold it
+    ints[row, FLAGS] |= TOUCHED
+
+
+@_helper
+def _against_statics(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: float, time: float,
+                     since: Any, held: Any, before: Any, motions: Any, frozen: Any, step: Any) -> None:
+    """After rows a and b were settled along (nx, ny) at step fraction ``time``: a row that met
+    a STATIC is solved with its last impact (``_wedged``) and remembers this one (``HELD_BY``,
+    its velocity ``before``); ``since``, ``held``, ``motions``: each row's START,
+    ``_held_before`` and motion as the impact began."""
+    axis, sign = _dominant(nx, ny)
+    for k, row, other, push in ((0, a, b, -1.0), (1, b, a, 1.0)):
+        if ints[row, FLAGS] & STATIC or not ints[other, FLAGS] & STATIC:
+            continue
+        if ints[row, FLAGS] & PHYSICS and body[row, INV_MASS] != 0.0 and not frozen[k]:
+            mx, my = motions[2 * k], motions[2 * k + 1]
+            moved = math.sqrt(0.0 + mx * mx + my * my) * (time - since[k])
+            _wedged(body, ints, status, row, other, nx * push, ny * push, held[k], moved, step)
+        toward = sign * -push
+        ints[row, HELD_BY] = 1 + axis * 2 + (1 if toward > 0 else 0)
+        body[row, HELD_BEFORE_X], body[row, HELD_BEFORE_Y] = before[2 * k], before[2 * k + 1]
+
+
 @_helper
 def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
             contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float, ny: float,
@@ -417,6 +484,10 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
         return
     if not _permits(body, ints, status, filters, a, b, nx, ny):
         return  # a one-way face from behind, or a filter lets them pass
+    since_a, since_b = body[a, START], body[b, START]
+    held_before_a, held_before_b = _held_before(body, ints, a), _held_before(body, ints, b)
+    ints[a, HELD_BY], ints[b, HELD_BY] = 0, 0
+    before = (body[a, VEL_X], body[a, VEL_Y], body[b, VEL_X], body[b, VEL_Y])
     for row in (a, b):
         elapsed = time - body[row, START]
         body[row, ORIGIN_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * elapsed
@@ -444,6 +515,8 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
             approach * (1.0 - time), surface, time, _box_at(body, a, time), _box_at(body, b, time), step)
     if step[PULL_X] != 0.0 or step[PULL_Y] != 0.0:
         _support(body, ints, status, a, b, nx, ny, lag_a, lag_b, step)
+    _against_statics(body, ints, status, a, b, nx, ny, time, (since_a, since_b), (held_before_a, held_before_b),
+                     before, (old_ax, old_ay, old_bx, old_by), (frozen_a, frozen_b), step)
     for row, frozen in ((a, frozen_a), (b, frozen_b)):
         if ints[row, FLAGS] & PHYSICS and not ints[row, FLAGS] & STATIC and not frozen:
             # A rider's path is its own motion plus its platform's carry.

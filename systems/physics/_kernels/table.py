@@ -19,7 +19,8 @@ __all__ = [
     "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
     "CATEGORY", "CELL_SIZE", "CONTACTS", "COUNTERS", "CRUSHED", "DT", "ELASTICITY", "EMPTY", "ENTITY", "ENTRIES",
     "FACES_RUN", "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS",
-    "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "GROUND_SNAP", "HEAP", "HEIGHT", "HELD", "IMPACTS",
+    "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "GROUND_SNAP", "HEAP", "HEIGHT", "HELD",
+    "HELD_BEFORE_X", "HELD_BEFORE_Y", "HELD_BY", "IMPACTS",
     "INT_COLUMNS", "INV_MASS", "LARGE", "LARGES", "LARGE_SPAN", "LAYERED", "LAYERS", "LINKS", "MASK",
     "MAX_ITERATIONS", "MAX_SUBDIVISIONS", "MET", "MOTION_X", "MOTION_Y", "MOVED", "MOVING_STATICS", "NOT_BOX", "OCCUPIED", "OFFSET_X",
     "OFFSET_Y", "ONE_WAY_FACES", "ONE_WAY_TOLERANCE", "ORIGIN_X", "ORIGIN_Y", "OVERFLOW", "PHYSICS", "PINNED",
@@ -27,7 +28,8 @@ __all__ = [
     "RESTING_SPEED", "REST_SPEED", "RIDE", "RIDES", "RIDE_ORDER", "RIDE_X", "RIDE_Y", "ROUNDS", "SETTLED", "SHAPE",
     "SIDES", "SLOW_DT", "SPAN_X0", "SQUEEZES", "SPAN_X1", "SPAN_Y0", "SPAN_Y1", "STAMP", "START", "STATIC", "STEP_PARAMETERS",
     "SUPPORT", "SUPPORTED", "SUPPORTS", "SWEEPS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED",
-    "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WARN_A", "WARN_B", "WIDENED",
+    "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WARN_A", "WARN_B", "WEDGE_REACH",
+    "WIDENED",
     "WIDTH", "aligned_table",
 ]
 
@@ -48,6 +50,10 @@ RESTING_SPEED = 1e-6
 # px. A body counts as outside a one-way face at the start of a step while it overlaps it by at
 # most this: a body resting on a one-way platform stays on it after a push-out left it a hair inside.
 ONE_WAY_TOLERANCE = 0.5
+# px. Impacts with two still STATICs this close along a body's path are one instant's, solved
+# together (``sweep._wedged``), as a solver of simultaneous contacts would solve them (Box2D's
+# speculative contacts), not one after the other.
+WEDGE_REACH = 0.5
 VECTOR_EPSILON = 1e-6  # pygame's Vector2 == compares within this
 LARGE_SPAN = 32  # systems.physics._broad.grid
 
@@ -62,7 +68,8 @@ LARGE_SPAN = 32  # systems.physics._broad.grid
 # was pushed off along by its pinner, by direction bit (two columns each),
 # POS_* where push-out has it now (px; after the sweeps, where they left it),
 # GROUND_SNAP its Physics' ground_snap (px; read only when a body was
-# grounded last step).
+# grounded last step), HELD_BEFORE_* its velocity (px/s) just before its last impact, kept while
+# that impact was with a STATIC (``sweep._wedged``).
 # A row is 48 floats, six 64-byte cache lines (the table is made with its rows
 # on line boundaries, ``aligned_table``), laid out by what is read together:
 # a neighbour is first tested by its filed box or bounds (the first line),
@@ -72,9 +79,9 @@ BOUNDS_X, BOUNDS_Y, BOUNDS_W, BOUNDS_H = 4, 5, 6, 7
 ORIGIN_X, ORIGIN_Y, START, MOTION_X, MOTION_Y, OFFSET_X, OFFSET_Y, INV_MASS = 8, 9, 10, 11, 12, 13, 14, 15
 BEFORE_X, BEFORE_Y, WIDTH, HEIGHT, VEL_X, VEL_Y, ELASTICITY, FRICTION = 16, 17, 18, 19, 20, 21, 22, 23
 SUPPORT = 24  # four columns, one per direction bit index
-CARRY_X, CARRY_Y, FRAME_X, FRAME_Y, GRAVITY_SCALE, RIDE_X, RIDE_Y = 28, 29, 30, 31, 32, 33, 34
+CARRY_X, CARRY_Y, FRAME_X, FRAME_Y, GRAVITY_SCALE, RIDE_X, RIDE_Y, HELD_BEFORE_X = 28, 29, 30, 31, 32, 33, 34, 35
 PINNER_OFF = 36  # eight columns: x and y for each direction bit index
-POS_X, POS_Y, GROUND_SNAP = 44, 45, 46
+POS_X, POS_Y, GROUND_SNAP, HELD_BEFORE_Y = 44, 45, 46, 47
 FLOAT_COLUMNS = 48
 
 # Integer columns: FLAGS bits, path VERSION and IMPACTS, PINNED and
@@ -85,9 +92,11 @@ FLOAT_COLUMNS = 48
 # that pinned it, by direction bit (four columns), RIDE the platform row it
 # lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
 # far), SIDES its collider's faces that stop bodies (components.Side bits),
-# PUSHES the pushes push-out gave it; 24 a row, three cache lines.
+# PUSHES the pushes push-out gave it, HELD_BY 1 + the direction bit of the STATIC its last
+# impact was with (0: none, or its last impact was with a body that moves); 24 a row, three
+# cache lines.
 FLAGS, VERSION, IMPACTS, PINNED, SUPPORTED, BOUNDS_VERSION, ENTITY, LARGE = 0, 1, 2, 3, 4, 5, 6, 7
-SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, SHAPE = 8, 9, 10, 11, 12, 13, 14
+SPAN_X0, SPAN_Y0, SPAN_X1, SPAN_Y1, CATEGORY, MASK, SHAPE, HELD_BY = 8, 9, 10, 11, 12, 13, 14, 15
 PINNER, RIDE, RIDE_ORDER, SIDES, PUSHES = 16, 20, 21, 22, 23
 INT_COLUMNS = 24
 # FLAGS bits. HELD: a contact holds the body this step, so its velocity is
