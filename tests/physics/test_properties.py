@@ -236,12 +236,28 @@ BOXES_IN_A_CORNER = [(False, 4.0, 4.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0)] * 6
 #   the step 0.28 px inside the tip of an 18 px ramp (within the touching tolerance) and ended
 #   deep inside it. Its least way out at the end was the leg, into the wall. A box already
 #   overlapping now leaves by the least way out as the step began, as two boxes do: the slope.
+# - under gravity (700, -400) px/s², a 4 px circle jammed with five other bodies against the
+#   tip of a 19.2 px ramp, a hair inside it when a step began: the least way out at the end was
+#   the ramp's top leg, flush against the ceiling, and it was crushed 2 px into the ceiling. A
+#   disc already in a ramp now leaves by the way out it had as the step began.
 @pytest.mark.parametrize("corner, gravity, specs", [
     (16.0, (700, -400), [(True, 4.0, 4.0, 0.2109375, 0.125, 0.5, 0.0, 1.0, 0.0, 0.0)]),
     (17.0, (700, -400),
      BOXES_IN_A_CORNER + [(True, 5.0, 4.0, 0.203125, 0.138671875, 0.5078125, 0.017578125, 1.0, 0.0, 0.0)]),
     (18.0, (0, 0), BOXES_IN_A_CORNER[:2] + [(False, 4.0, 4.0, 0.0, 0.91015625, 0.0, 1.0, 1.0, 0.0, 0.0)]),
-], ids=["circle through the tip", "circle under the tip", "box into the tip"])
+    (19.211765882546402, (700, -400), [
+        (False, 4.0, 15.0, 0.375, 1.0, -0.74609375, 0.109375, 4.734375, 0.37109375, 0.07556648038981419),
+        (False, 7.5625, 4.0, 0.0, 0.625, -0.6988065095871829, -0.5392735889697254, 1.360399228316004,
+         0.6164570832315245, 0.0),
+        (True, 4.0, 4.0, 0.7678784804510426, 0.02463935713343513, 1e-09, 0.4438673735038299, 0.984375,
+         0.7701260746505689, 0.5),
+        (True, 20.0, 4.0, 0.834911691511091, 0.5100145208814982, 0.0, -0.6038375037847298, 0.9942619761169476,
+         0.2498901363623423, 0.75),
+        (True, 4.5, 4.0, 0.59375, 0.96875, -0.11933367839084341, 0.12236748737705638, 4.0, 0.9353259468250634,
+         0.4664416025854793),
+        (True, 7.5625, 4.0, 0.3333333333333333, 0.3119701356134435, 0.0, -0.34801564829531884, 4.872924240694516,
+         0.2874336369963893, 0.45680731021640175)]),
+], ids=["circle through the tip", "circle under the tip", "box into the tip", "circle in a pile at the tip"])
 def test_a_body_flying_into_a_ramp_corner_stays_in_the_discrete_arena(corner, gravity, specs):
     world = World(gravity=gravity, continuous=False)
     arena(world)

@@ -596,7 +596,8 @@ def overlap(box_a: Any, shape_a: int, before_a: Any, box_b: Any, shape_b: int, b
         if axis == 0:
             return inside, 1.0 * sign, 0.0 * sign, depth, entry, surface
         return inside, 0.0 * sign, 1.0 * sign, depth, entry, surface
-    if _is_triangle(shape_a) or _is_triangle(shape_b):
+    ramp = _is_triangle(shape_a) or _is_triangle(shape_b)
+    if ramp:
         inside, nx, ny, depth, entry, surface = _triangle_overlap(box_a, shape_a, before_a, box_b, shape_b, before_b)
         if not inside or (shape_a != CIRCLE and shape_b != CIRCLE):
             return inside, nx, ny, depth, entry, surface
@@ -605,24 +606,30 @@ def overlap(box_a: Any, shape_a: int, before_a: Any, box_b: Any, shape_b: int, b
         if not inside:
             return False, 0.0, 0.0, 0.0, 0.0, 0.0
         entry, surface = 0.0, 0.0
-    return _entered(box_a, shape_a, before_a, box_b, shape_b, before_b, nx, ny, depth, entry, surface)
+    return _entered(box_a, shape_a, before_a, box_b, shape_b, before_b, ramp, nx, ny, depth, entry, surface)
 
 
 @_helper
-def _entered(box_a: Any, shape_a: int, before_a: Any, box_b: Any, shape_b: int, before_b: Any, nx: float, ny: float,
-             depth: float, entry: float, surface: float) -> tuple[bool, float, float, float, float, float]:
+def _entered(box_a: Any, shape_a: int, before_a: Any, box_b: Any, shape_b: int, before_b: Any, ramp: bool, nx: float,
+             ny: float, depth: float, entry: float, surface: float) -> tuple[bool, float, float, float, float, float]:
     """A pair with a circle that overlaps by (nx, ny, depth, entry, surface): if it was
     apart at the start of the step, out along the normal of the face or corner it first
-    touched instead (narrowphase._entered)."""
+    touched instead; with a triangle (``ramp``), if it overlapped then, along the least way
+    out it had then (narrowphase._entered)."""
     move_x = box_a[0] - before_a[0] - box_b[0] + before_b[0]
     move_y = box_a[1] - before_a[1] - box_b[1] + before_b[1]
-    entered, time, ex, ey, touching = sweep(before_a, shape_a, before_b, shape_b, move_x, move_y)
-    if not entered:
-        return True, nx, ny, depth, entry, surface
-    found, exit_depth = _exit_distance(box_a, shape_a, box_b, shape_b, ex, ey)
+    entered, time, wx, wy, touching = sweep(before_a, shape_a, before_b, shape_b, move_x, move_y)
+    found = entered
+    if not entered and ramp:
+        found, wx, wy, was, since, flat = _triangle_overlap(before_a, shape_a, before_a, before_b, shape_b, before_b)
     if not found:
         return True, nx, ny, depth, entry, surface
-    return True, ex, ey, exit_depth, time, touching
+    found, exit_depth = _exit_distance(box_a, shape_a, box_b, shape_b, wx, wy)
+    if not found:
+        return True, nx, ny, depth, entry, surface
+    if not entered:
+        return True, wx, wy, exit_depth, 0.0, 0.0
+    return True, wx, wy, exit_depth, time, touching
 
 
 # The middle of the touching faces, or the touching point of a round shape

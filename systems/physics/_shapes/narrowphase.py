@@ -86,28 +86,36 @@ def overlap(box_a: Box, shape_a: Shape, before_a: Box,
         least = _triangle_overlap(box_a, shape_a, before_a, box_b, shape_b, before_b)
         if least is None or _CIRCLE not in (shape_a, shape_b):
             return least
-    else:
-        least = _round_penetration(box_a, shape_a, box_b, shape_b, tie)
-        if least is None:
-            return None
-    return _entered(least, box_a, shape_a, before_a, box_b, shape_b, before_b)
+        return _entered(least, box_a, shape_a, before_a, box_b, shape_b, before_b, True)
+    least = _round_penetration(box_a, shape_a, box_b, shape_b, tie)
+    if least is None:
+        return None
+    return _entered(least, box_a, shape_a, before_a, box_b, shape_b, before_b, False)
 
 
 # Where the nearest way out is into what lies behind (a disc gone past a ramp's thin tip or
-# under its corner where it meets a wall), the way in is the way out.
+# under its corner where it meets a wall), the way in is the way out, and for a disc already
+# in a ramp, the way out it had as the step began.
 def _entered(least: Penetration, box_a: Box, shape_a: Shape, before_a: Box,
-             box_b: Box, shape_b: Shape, before_b: Box) -> Penetration:
+             box_b: Box, shape_b: Shape, before_b: Box, ramp: bool) -> Penetration:
     """A pair with a circle that overlaps by ``least``: if it was apart at the start
-    of the step, out along the normal of the face or corner it first touched instead."""
+    of the step, out along the normal of the face or corner it first touched instead; with a
+    triangle (``ramp``), if it overlapped then, along the least way out it had then."""
     motion = Vector2(box_a[0] - before_a[0] - box_b[0] + before_b[0],
                      box_a[1] - before_a[1] - box_b[1] + before_b[1])
     entered = sweep(before_a, shape_a, before_b, shape_b, motion)
-    if entered is None:
+    way = entered.normal if entered is not None else None
+    if way is None and ramp:
+        was = _triangle_overlap(before_a, shape_a, before_a, before_b, shape_b, before_b)
+        way = None if was is None else was.normal
+    if way is None:
         return least
-    depth = exit_distance(box_a, shape_a, box_b, shape_b, entered.normal)
+    depth = exit_distance(box_a, shape_a, box_b, shape_b, way)
     if depth is None:
         return least
-    return Penetration(entered.normal, depth, entered.time, entered.surface)
+    if entered is None:
+        return Penetration(way, depth, 0.0, 0.0)
+    return Penetration(way, depth, entered.time, entered.surface)
 
 
 def _round_penetration(box_a: Box, shape_a: Shape, box_b: Box, shape_b: Shape,

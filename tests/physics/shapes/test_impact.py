@@ -139,8 +139,13 @@ def test_a_disc_through_a_ramps_thin_tip_leaves_the_way_it_came():
     # The same pair the other way round: the normal turns, the rest stays.
     q = overlap(tile, ramp, tile, disc(33, 2, 2), Shape.CIRCLE, disc(27, 2, 2))
     assert q.normal == -p.normal and q.depth == p.depth and q.entry == p.entry
-    # Already overlapping at the start (from x = 31), it takes the least way out: the leg.
-    p = overlap(disc(33, 2, 2), Shape.CIRCLE, disc(31, 2, 2), tile, ramp, tile)
+    # Already inside at the start, its centre at (31, 2), 1/√2 px behind the slope and 1 px
+    # from the leg, it leaves by the way out it had then: the slope again.
+    q = overlap(disc(33, 2, 2), Shape.CIRCLE, disc(31, 2, 2), tile, ramp, tile)
+    assert q.normal.x == pytest.approx(1 / R2) and q.normal.y == pytest.approx(1 / R2)
+    assert q.depth == pytest.approx(3 / R2 + 2) and q.entry == 0
+    # Standing still where it ended, the least way out is the leg's, 1 px.
+    p = overlap(disc(33, 2, 2), Shape.CIRCLE, disc(33, 2, 2), tile, ramp, tile)
     assert p.normal == Vector2(-1, 0) and p.depth == pytest.approx(1)
 
 
