@@ -621,7 +621,8 @@ def _entered(box_a: Any, shape_a: int, before_a: Any, box_b: Any, shape_b: int, 
     entered, time, wx, wy, touching = sweep(before_a, shape_a, before_b, shape_b, move_x, move_y)
     found = entered
     if not entered and ramp:
-        found, wx, wy, was, since, flat = _triangle_overlap(before_a, shape_a, before_a, before_b, shape_b, before_b)
+        found, wx, wy, unused_depth, unused_entry, unused_surface = _triangle_overlap(before_a, shape_a, before_a,
+                                                                                   before_b, shape_b, before_b)
     if not found:
         return True, nx, ny, depth, entry, surface
     found, exit_depth = _exit_distance(box_a, shape_a, box_b, shape_b, wx, wy)

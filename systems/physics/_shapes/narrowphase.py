@@ -73,9 +73,11 @@ def overlap(box_a: Box, shape_a: Shape, before_a: Box,
     way it came (the crack cure of Sacred Software, *Collisions, Part 1*):
     boxes along the axis they entered by, a box against a triangle out the
     side whose gap closed last, and a circle against anything along the
-    normal of the face or corner it first touched; a pair that already
-    overlapped takes the least penetration. ``tie`` (a unit direction a->b)
-    decides for shapes sitting exactly on one spot."""
+    normal of the face or corner it first touched. A pair that already
+    overlapped takes the least way out: the one it had as the step began for
+    two boxes or a triangle and anything, the one it has now for a circle and
+    a box or circle. ``tie`` (a unit direction a->b) decides for shapes
+    sitting exactly on one spot."""
     if shape_a is _BOX and shape_b is _BOX:
         contact = box_contact(box_a, box_b, before_a, before_b, tie)
         if contact is None:
