@@ -168,6 +168,30 @@ def test_closed_arena_keeps_everything_in_finite_and_statics_still(continuous, s
                if _ in walls)
 
 
+def corner_ramps(world: World, corner: float) -> dict[int, tuple[tuple[float, float, float, float], tuple[int, int]]]:
+    """A STATIC right-triangle ramp of side ``corner`` px in each corner of the arena, its
+    right angle in the corner (a bowl): each ramp's entity, box and right angle's corner."""
+    far = SIDE - corner
+    ramps = {}
+    for x, y, shape, right_angle in ((0, 0, Shape.TRIANGLE_TOP_LEFT, (-1, -1)),
+                                     (far, 0, Shape.TRIANGLE_TOP_RIGHT, (1, -1)),
+                                     (0, far, Shape.TRIANGLE_BOTTOM_LEFT, (-1, 1)),
+                                     (far, far, Shape.TRIANGLE_BOTTOM_RIGHT, (1, 1))):
+        entity = world.create_entity(Transform((x, y)),
+                                     Collider((corner, corner), type=ColliderType.STATIC, shape=shape))
+        ramps[entity] = ((x, y, corner, corner), right_angle)
+    return ramps
+
+
+def step_inside_the_arena(world: World, entities: list[int], steps: int) -> None:
+    """Step ``steps`` times; after every step no body may be outside [0, SIDE]² (0.5 px tolerance)."""
+    for step in range(steps):
+        world.step(DT)
+        for e in entities:
+            p, size = position(world, e), world.component_for_entity(e, Collider).size
+            assert -0.5 <= p.x and p.x + size.x <= SIDE + 0.5 and -0.5 <= p.y and p.y + size.y <= SIDE + 0.5, (step, e, p)
+
+
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @given(specs=shapes, corner=st.floats(16, 60), gravity=st.sampled_from([(0, 0), (0, 980), (700, -400)]))
 def test_ramps_in_the_arena_corners_keep_bodies_out_of_them_and_stay_still(continuous, specs, corner, gravity):
@@ -178,15 +202,7 @@ def test_ramps_in_the_arena_corners_keep_bodies_out_of_them_and_stay_still(conti
 
     world = World(gravity=gravity, continuous=continuous)
     walls = arena(world)
-    far = SIDE - corner
-    ramps = {}
-    for x, y, shape, right_angle in ((0, 0, Shape.TRIANGLE_TOP_LEFT, (-1, -1)),
-                                     (far, 0, Shape.TRIANGLE_TOP_RIGHT, (1, -1)),
-                                     (0, far, Shape.TRIANGLE_BOTTOM_LEFT, (-1, 1)),
-                                     (far, far, Shape.TRIANGLE_BOTTOM_RIGHT, (1, 1))):
-        entity = world.create_entity(Transform((x, y)),
-                                     Collider((corner, corner), type=ColliderType.STATIC, shape=shape))
-        ramps[entity] = ((x, y, corner, corner), right_angle)
+    ramps = corner_ramps(world, corner)
     entities = populate(world, specs, top_speed(continuous))
     assume(not any(inside_ramp(world, e, ramps) for e in entities))  # spawned inside: see below
     for _ in range(90):
@@ -261,16 +277,8 @@ BOXES_IN_A_CORNER = [(False, 4.0, 4.0, 0.0, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0)] * 6
 def test_a_body_flying_into_a_ramp_corner_stays_in_the_discrete_arena(corner, gravity, specs):
     world = World(gravity=gravity, continuous=False)
     arena(world)
-    far = SIDE - corner
-    for x, y, shape in ((0, 0, Shape.TRIANGLE_TOP_LEFT), (far, 0, Shape.TRIANGLE_TOP_RIGHT),
-                        (0, far, Shape.TRIANGLE_BOTTOM_LEFT), (far, far, Shape.TRIANGLE_BOTTOM_RIGHT)):
-        world.create_entity(Transform((x, y)), Collider((corner, corner), type=ColliderType.STATIC, shape=shape))
-    entities = populate(world, specs, top_speed(False))
-    for step in range(90):
-        world.step(DT)
-        for e in entities:
-            p, size = position(world, e), world.component_for_entity(e, Collider).size
-            assert -0.5 <= p.x and p.x + size.x <= SIDE + 0.5 and -0.5 <= p.y and p.y + size.y <= SIDE + 0.5, (step, e, p)
+    corner_ramps(world, corner)
+    step_inside_the_arena(world, populate(world, specs, top_speed(False)), 90)
 
 
 def test_a_pile_spawned_in_a_corner_stays_in_the_discrete_arena():
@@ -288,9 +296,4 @@ def test_a_pile_spawned_in_a_corner_stays_in_the_discrete_arena():
              (False, 8.0, 4.0, 0.0, 0.125, 0.0, 0.0, 1.0, 0.0, 0.0)]
     world = World(continuous=False)
     arena(world)
-    entities = populate(world, specs, top_speed(False))
-    for step in range(90):
-        world.step(DT)
-        for e in entities:
-            p, size = position(world, e), world.component_for_entity(e, Collider).size
-            assert -0.5 <= p.x and p.x + size.x <= SIDE + 0.5 and -0.5 <= p.y and p.y + size.y <= SIDE + 0.5, (step, e, p)
+    step_inside_the_arena(world, populate(world, specs, top_speed(False)), 90)
