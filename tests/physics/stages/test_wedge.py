@@ -1,4 +1,5 @@
-"""A body in the V between a wall and a ramp is not crushed; two closing STATICs still crush.
+"""A body in the V between a wall and a ramp is not crushed; two closing STATICs still crush; a body
+driven up a ramp into the wall at its top rests in the corner.
 
 A body touching contacts with inward normals n_i can still move along any d
 with d·n_i >= 0 for all i: the vertical wall's normal and a ramp's are not
