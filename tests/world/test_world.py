@@ -4,7 +4,7 @@ import esper
 import pytest
 from pygame import Vector2
 
-from components import Collider, Physics, Transform
+from components import Collider, Physics, Shape, Transform
 from ecs import COLLISION_PRIORITY, EVENTS_PRIORITY, MOVEMENT_PRIORITY, RESPONSE_PRIORITY, World
 from helpers import DT, box, position, run, velocity, wall
 
@@ -243,6 +243,27 @@ def test_negative_size_written_in_place_is_caught_by_the_next_step():
     crate = box(world, 0, 0)
     world.component_for_entity(crate, Collider).size.x = -5
     with pytest.raises(ValueError, match=rf"entity {crate}\b.*Collider\.size\.x"):
+        world.step(DT)
+
+
+def test_a_circle_made_not_square_in_place_is_caught_by_the_next_step():
+    # A circle is the disc inscribed in its square box: a box made 20 × 40 in place would be
+    # stepped as a 20 px disc at its top. Nothing moves in the step that refuses it.
+    world = World(gravity=(0, 980))
+    ball = world.create_entity(Transform((0, 0)), Collider((20, 20), shape=Shape.CIRCLE), Physics())
+    world.step(DT)
+    where = tuple(position(world, ball))
+    world.component_for_entity(ball, Collider).size.update(20, 40)
+    with pytest.raises(ValueError, match=rf"^entity {ball}: Collider.size is \(20.0, 40.0\), set in place since the "
+                                         r"last step; a CIRCLE's must be square \(d, d\)$"):
+        world.step(DT)
+    assert tuple(position(world, ball)) == where
+    # Square again, it steps; a circle made by assignment or added later is checked too.
+    world.component_for_entity(ball, Collider).size.update(30, 30)
+    world.step(DT)
+    later = world.create_entity(Transform((100, 0)), Collider((8, 8), shape=Shape.CIRCLE))
+    world.component_for_entity(later, Collider).size.y = 9
+    with pytest.raises(ValueError, match=rf"^entity {later}: "):
         world.step(DT)
 
 
