@@ -78,18 +78,22 @@ class Validated:
     #: How many values that change only by assignment (not Vector2s) were
     #: assigned to components of this class (a list: counted in place).
     _assigned: ClassVar[list[int]] = [0]
+    #: How many Vector2s were assigned to them: each a new object in its field.
+    _replaced: ClassVar[list[int]] = [0]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if Validated in cls.__bases__:  # a component class counts its own; a subclass of one shares its count
-            cls._assigned = [0]
+        if Validated in cls.__bases__:  # a component class counts its own; a subclass of one shares its counts
+            cls._assigned, cls._replaced = [0], [0]
 
     def __setattr__(self, name: str, value: Any) -> None:
         check = self._checks.get(name)
         if check is not None:
             value = check(name, value)
             self._agree(name, value)
-        if not isinstance(value, Vector2):
+        if isinstance(value, Vector2):
+            self._replaced[0] += 1
+        else:
             self._assigned[0] += 1
         object.__setattr__(self, name, value)
 
@@ -111,6 +115,15 @@ def assignments(kind: type[Validated]) -> int:
     changes in place, unseen, and is read every time instead.
     """
     return kind._assigned[0]
+
+
+def replacements(kind: type[Validated]) -> int:
+    """How many Vector2s were assigned to ``kind`` components (its subclasses' included) in
+    this process so far, at construction or later. Assignment stores a new Vector2 (a pair is
+    converted, a Vector2 copied), so while the count stays the same every vector field of
+    every such component holds the object it held: a list of them stays true, though their
+    values change in place."""
+    return kind._replaced[0]
 
 
 #: What a vector field accepts when set: a Vector2, or an (x, y) pair it is

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import math
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
@@ -12,13 +11,13 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import esper
 from pygame import Vector2
 
-from components import ALL, Collider, Physics, Shape, Transform
+from components import ALL
 from components import limits
 from components._checks import area_size, vector_within
 from ecs import snapshot
+from ecs._vectors import VectorCheck
 from ecs.events import Between, CollisionEvents, CollisionHandler, StepErrors, Subscription
 from systems.physics.collision import CollisionSystem
-from systems.physics._bodies.kept import Kept
 from systems.physics._shapes.contact import Contact
 from systems.physics.movement import MovementSystem
 from systems.physics._solver.resolution import CollisionFilter
@@ -92,8 +91,7 @@ class World:
     def __init__(self, gravity: tuple[float, float] | Vector2 = (0.0, 0.0), continuous: bool = True) -> None:
         self.name = f"ecs.World-{next(_world_ids)}"
         self.resources: dict[type, Any] = {}
-        # Each circle's size, for _check_vectors: a shape changes only by assignment.
-        self._circle_sizes = Kept(_circle_sizes)
+        self._vectors = VectorCheck()  # the vectors ``step`` checks before anything moves
         self.closed = False
         # What the physics keeps across steps (gravity, riders, grounded, crushed): one, shared.
         memory = Memory(gravity=checked_gravity(gravity))
@@ -385,7 +383,7 @@ class World:
                 _delete_contexts([])
             self._enter()
             esper.clear_dead_entities()
-            self._check_vectors()
+            self._vectors.check(self)
             self.timings.clear()
             errors, outer = StepErrors(self.name), self._errors  # (outer: this World stepped in its own step)
             self._errors = errors
@@ -411,35 +409,6 @@ class World:
                 collided, stale = True, False
             elif collided:
                 stale = True
-
-    def _check_vectors(self) -> None:
-        """Raise ``ValueError`` naming the entity and field if a vector was
-        made non-finite (or a size not > 0, or a circle's not square) in place since the last step:
-        assignment is checked by the components, ``position.x = nan`` is not.
-        A sum of squared lengths spots a NaN or infinity cheaply (in C: a
-        vector's ``x`` costs more to read from Python than its length);
-        only then are the rows searched for the culprit."""
-        transforms = self.get_component(Transform)
-        physics = self.get_component(Physics)
-        colliders = self.get_component(Collider)
-        square = Vector2.length_squared
-        sizes = [collider.size for _, collider in colliders]
-        total = (sum(map(square, [transform.position for _, transform in transforms]))
-                 + sum(map(square, [transform.previous_position for _, transform in transforms]))
-                 + sum(map(square, [body.velocity for _, body in physics]))
-                 + sum(map(square, [collider.offset for _, collider in colliders]))
-                 + sum(map(square, sizes)))
-        smallest = min([size[0] if size[0] < size[1] else size[1] for size in sizes], default=1.0)
-        if not (math.isfinite(total) and smallest > 0.0):
-            for kind, field, members in ((Transform, "position", transforms),
-                                         (Transform, "previous_position", transforms),
-                                         (Physics, "velocity", physics),
-                                         (Collider, "offset", colliders), (Collider, "size", colliders)):
-                _raise_bad_vector(kind, field, members)
-        for entity, size in self._circle_sizes(colliders):
-            if size[0] != size[1]:
-                raise ValueError(f"entity {entity}: Collider.size is {tuple(size)}, set in place since the last "
-                                 f"step; a CIRCLE's must be square (d, d)")
 
     def timed(self, stage: str) -> _Timed:
         """Add the time (ms) spent in the ``with`` block to ``timings[stage]``.
@@ -544,22 +513,6 @@ def _delete_contexts(names: list[str]) -> None:
         esper.delete_world(name)
 
 
-def _circle_sizes(colliders: list[tuple[int, Collider]]) -> list[tuple[int, Vector2]]:
-    """The entity and size of each CIRCLE collider."""
-    return [(entity, collider.size) for entity, collider in colliders if collider.shape is Shape.CIRCLE]
-
-
-def _raise_bad_vector(kind: type, field: str, members: list[tuple[int, Any]]) -> None:
-    """Raise for the first entity (by id) whose ``field`` vector is bad."""
-    for entity, component in sorted(members, key=lambda row: row[0]):
-        vector = getattr(component, field)
-        for axis in ("x", "y"):
-            value = getattr(vector, axis)
-            if not math.isfinite(value) or (field == "size" and value <= 0):
-                raise ValueError(
-                    f"entity {entity}: {kind.__name__}.{field}.{axis} is {value!r}, set in place "
-                    f"since the last step; it must be finite{' and > 0' if field == 'size' else ''}"
-                )
 
 
 Point = tuple[float, float] | Vector2

@@ -267,6 +267,37 @@ def test_a_circle_made_not_square_in_place_is_caught_by_the_next_step():
         world.step(DT)
 
 
+@pytest.mark.parametrize("component, field", [
+    (Transform, "position"), (Transform, "previous_position"), (Physics, "velocity"),
+    (Collider, "offset"), (Collider, "size"),
+])
+def test_a_vector_assigned_and_then_made_bad_in_place_is_caught(component, field):
+    # Assignment stores a new Vector2: the check must look at the new one, not the one it
+    # held before, whichever step the assignment came after.
+    world = World()
+    crate = box(world, 0, 0)
+    world.step(DT)
+    owner = world.component_for_entity(crate, component)
+    setattr(owner, field, (3, 4))
+    world.step(DT)
+    setattr(owner, field, (5, 6))  # assigned between steps, then changed in place before the next
+    getattr(owner, field).y = float("nan")
+    with pytest.raises(ValueError, match=rf"^entity {crate}: {component.__name__}\.{field}\.y is nan"):
+        world.step(DT)
+
+
+def test_a_circle_given_a_new_size_and_then_made_not_square_in_place_is_caught():
+    world = World()
+    ball = world.create_entity(Transform((0, 0)), Collider((20, 20), shape=Shape.CIRCLE), Physics())
+    world.step(DT)
+    collider = world.component_for_entity(ball, Collider)
+    collider.size = (30, 30)
+    world.step(DT)
+    collider.size.update(30, 60)
+    with pytest.raises(ValueError, match=rf"^entity {ball}: Collider.size is \(30.0, 60.0\)"):
+        world.step(DT)
+
+
 def test_each_system_and_handler_runs_with_its_own_world_as_esper_current():
     # A handler on `first` creates an entity in `second`, which switches
     # esper's module functions to `second`. The systems after it in
