@@ -214,6 +214,38 @@ def test_a_system_between_collision_and_response_sees_its_moves_resolved(make_wo
     assert position(world, crate).x == pytest.approx(40)
 
 
+@pytest.mark.parametrize("component, field, value, flush_x", [
+    # The crate's box moves 10 px a step (600 px/s) into a wall whose face is at x = 50; it
+    # stops with its right edge there: x = 50 − offset − width.
+    (Transform, "position", (38, 0), 40.0),  # teleported 2 px short of where it stops
+    (Collider, "size", (20, 20), 30.0),
+    (Collider, "offset", (5, 0), 35.0),
+])
+def test_vectors_assigned_between_steps_are_the_ones_collided(make_world, component, field, value, flush_x):
+    # An assignment stores a new Vector2: the step must read the new object, whatever it
+    # kept from earlier steps.
+    world = make_world()
+    w = wall(world, 50, -100, 20, 200)
+    crate = box(world, 30, 0)
+    world.step(DT)  # at rest 10 px short of the wall
+    setattr(world.component_for_entity(crate, component), field, value)
+    world.component_for_entity(crate, Physics).velocity = (600, 0)
+    world.step(DT)
+    assert [(c.a, c.b) for c in world.contacts] == [(w, crate)]
+    assert position(world, crate).x == pytest.approx(flush_x)
+
+
+def test_a_velocity_assigned_between_steps_is_the_one_bounced(make_world):
+    # Elasticity 1 against a STATIC: the velocity the crate hits with comes back reversed.
+    world = make_world()
+    wall(world, 50, -100, 20, 200)
+    crate = box(world, 38, 0, elasticity=1.0)
+    world.step(DT)
+    world.component_for_entity(crate, Physics).velocity = (600, 0)
+    world.step(DT)
+    assert tuple(velocity(world, crate)) == pytest.approx((-600, 0))
+
+
 @pytest.mark.parametrize("component, field, attribute", [
     (Transform, "position", "x"), (Transform, "position", "y"),
     (Physics, "velocity", "x"), (Physics, "velocity", "y"),

@@ -29,7 +29,8 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "Geometry", "Materials", "Selection", "entity_pairs", "read_arrays", "read_geometry"]
+__all__ = ["Arrays", "Columns", "Geometry", "Materials", "Selection", "Vectors", "entity_pairs", "read_arrays",
+           "read_geometry"]
 
 _STATIC, _SOLID = ColliderType.STATIC, ColliderType.SOLID
 
@@ -78,12 +79,29 @@ class Geometry:
         return moved
 
 
-def read_geometry(transforms: list[Transform], colliders: list[Collider]) -> Geometry:
-    """The ``Geometry`` of the bodies with these components (in that order)."""
-    # List comprehensions: a specialised attribute read, faster than map over an attrgetter.
-    return Geometry(_vectors([t.previous_position for t in transforms]),
-                    _vectors([t.position for t in transforms]),
-                    _vectors([c.offset for c in colliders]), _vectors([c.size for c in colliders]))
+@dataclass(frozen=True, slots=True)
+class Vectors:
+    """The Vector2s some bodies' ``Geometry`` is read from, a list per field in the bodies'
+    order: each previous position, position, collider offset and size. Such lists stay true
+    while no vector of a Transform or a Collider is assigned (``Kept`` with ``vectors``): the
+    values change in place, the objects don't, and a read then skips the components."""
+
+    start: list[Vector2]
+    now: list[Vector2]
+    offset: list[Vector2]
+    size: list[Vector2]
+
+    @classmethod
+    def of(cls, transforms: list[Transform], colliders: list[Collider]) -> Vectors:
+        """The vectors of the bodies with these components (in that order)."""
+        # List comprehensions: a specialised attribute read, faster than map over an attrgetter.
+        return cls([t.previous_position for t in transforms], [t.position for t in transforms],
+                   [c.offset for c in colliders], [c.size for c in colliders])
+
+
+def read_geometry(vectors: Vectors) -> Geometry:
+    """The ``Geometry`` of the bodies whose vectors these are, read now."""
+    return Geometry(_vectors(vectors.start), _vectors(vectors.now), _vectors(vectors.offset), _vectors(vectors.size))
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,18 +198,21 @@ class Materials:
 
 
 def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geometry | None = None,
-                materials: Materials | None = None) -> Arrays:
+                materials: Materials | None = None, velocities: list[Vector2] | None = None) -> Arrays:
     """Read the bodies of ``rows`` (of ``columns``, ascending, or a ``Selection`` of them) from
     their components at once (``Arrays``, row i being body ``rows[i]``), taking their geometry
-    from ``geometry`` and their materials from ``materials`` when they were read already;
-    TRIGGERs count as bodies without Physics would (no inverse mass)."""
+    from ``geometry`` and their materials from ``materials`` when they were read already, and
+    their velocities from ``velocities`` (the Physics' vectors, in ``movers`` order) when they
+    were listed already; TRIGGERs count as bodies without Physics would (no inverse mass)."""
     picked = rows if isinstance(rows, Selection) else Selection.of(columns, rows)
     if geometry is None:
-        geometry = read_geometry([columns.transforms[row] for row in picked.rows.tolist()], picked.colliders)
+        geometry = read_geometry(Vectors.of([columns.transforms[row] for row in picked.rows.tolist()],
+                                            picked.colliders))
     if materials is None:
         materials = Materials.of(picked)
     velocity = np.zeros((len(picked.colliders), 2))
     if picked.movers:
-        velocity[picked.moving] = _vectors([body.velocity for body in picked.movers])
+        listed = [body.velocity for body in picked.movers] if velocities is None else velocities
+        velocity[picked.moving] = _vectors(listed)
     return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, materials.inverse_mass,
                   materials.elasticity, materials.friction, materials.static, materials.physics, geometry.moved())

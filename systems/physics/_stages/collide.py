@@ -24,7 +24,7 @@ from systems.physics._kernels import background
 from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
-from systems.physics._bodies.table import Columns, read_geometry
+from systems.physics._bodies.table import Columns, Vectors, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP
 from systems.physics._kernels.plain import Kernels
@@ -144,6 +144,7 @@ class Collide:
         self._resting = _Resting()
         self._pair_capacity = 1024  # pairs the compiled broad phase makes room for; doubled when short
         self._mover_kinds = Kept(_MoverKinds.of)
+        self._mover_vectors = Kept(Vectors.of, vectors=True)  # the movers' vectors, as listed last
         self._pair_layers = Kept(_pair_layers)
         self._categories = Kept(lambda columns: np.array([c.category for c in columns.colliders], np.int64))
 
@@ -212,7 +213,7 @@ class Collide:
         to file as level geometry (a STATIC without Physics until the next
         ``_classify``)."""
         movers = self._movers
-        geometry = read_geometry(movers.transforms, movers.colliders)
+        geometry = read_geometry(self._mover_vectors(movers.transforms, movers.colliders))
         swept = geometry.swept()
         kinds = self._mover_kinds(movers)
         found.static_movers, found.static_mover_rows = kinds.static_entities, kinds.static_rows
@@ -428,7 +429,7 @@ class _Resting:
         one of them changes (``changed``)."""
         if self._read is None:
             bodies = self.bodies
-            geometry = read_geometry([body.transform for body in bodies], [body.collider for body in bodies])
+            geometry = read_geometry(Vectors.of([body.transform for body in bodies], [body.collider for body in bodies]))
             self._read = LevelRead(self.rows, geometry, grid.boxes_of(np.array([body.entity for body in bodies],
                                                                                  np.int64)))
         return self._read

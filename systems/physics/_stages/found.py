@@ -30,7 +30,7 @@ import numpy as np
 from components import ColliderType
 from components.layers import interacts
 from systems.physics._bodies.body import Bodies, Body
-from systems.physics._bodies.table import Columns, Geometry, entity_pairs, read_geometry
+from systems.physics._bodies.table import Columns, Geometry, Vectors, entity_pairs, read_geometry
 from systems.physics._broad.grid import SpatialGrid
 from systems.physics._kernels import background
 from systems.physics._shapes.geometry import Box, union_box
@@ -40,7 +40,7 @@ __all__ = ["Found", "LevelRead", "is_level", "read", "refresh"]
 # Shared empty values (never changed in place): a Found is made every step.
 _NO_ROWS = np.zeros(0, np.int64)
 _NO_PAIRS = np.zeros((0, 2), np.int64)
-_NOTHING_READ = (_NO_ROWS, read_geometry([], []))
+_NOTHING_READ = (_NO_ROWS, read_geometry(Vectors.of([], [])))
 
 #: Row partners: every row's partners as entities, in one array row by row,
 #: and where each row's begin (compressed sparse rows).

@@ -247,8 +247,10 @@ class _Tables:
         self._selection = Selection.of(Columns.of([]), self._movers)  # the movers' components
         self._physics: list[Physics] = []  # every body's Physics, in entity order
         # What the movers' fields that change only by assignment give the tables, kept while
-        # none is assigned: their materials, their codes, every gravity scale and ground snap.
+        # none is assigned: their materials, their codes, every gravity scale and ground snap;
+        # and their velocities' Vector2s, kept while no vector is assigned.
         self._materials = Kept(Materials.of)
+        self._velocities = Kept(lambda movers: [body.velocity for body in movers], vectors=True)
         self._codes = Kept(_codes)
         self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
@@ -268,7 +270,8 @@ class _Tables:
         movers, run = self._movers, self._run
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
-        arrays = read_arrays(columns, self._selection, known, self._materials(self._selection))
+        arrays = read_arrays(columns, self._selection, known, self._materials(self._selection),
+                             self._velocities(self._selection.movers))
         codes = self._codes(self._selection.colliders, collision.mover_kinds)
         filed = collision.filed_boxes()[movers]
         if run is not None:  # level geometry's rows from the template, the movers' read in place
