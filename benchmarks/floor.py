@@ -55,7 +55,7 @@ from systems.physics._kernels import background
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
 from systems.physics._stages import resolve
-from systems.physics._bodies.table import Materials, Selection, read_arrays
+from systems.physics._bodies.table import Materials, Selection, Vectors, read_arrays, read_geometry
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
 
@@ -91,15 +91,19 @@ def arena_world(count: int) -> World:
 
 def python_passes(world: World) -> dict[str, Callable[[], object]]:
     """The passes over the components (PYTHON_PASSES) of a stepped ``world``, as calls:
-    ``move`` moves the bodies on, the others leave them as they are; ``read`` reads the
-    vectors of every body but level geometry (STATIC without Physics, which the kernels' tables
-    keep from step to step); ``write back`` sets every body's position and velocity (the arena's sweeps move
-    nearly all of them)."""
+    ``move`` moves the bodies on, the others leave them as they are; ``validate`` is the
+    step's check of every vector; ``read`` reads the vectors of every body but level geometry
+    (STATIC without Physics, which the kernels' tables keep from step to step); ``write back``
+    sets every body's position and velocity (the arena's sweeps move nearly all of them).
+    What a step keeps while nothing is assigned (the components picked, their materials,
+    their vectors listed) is made once, as a step does."""
     collision = world.collision
     columns = collision.columns
     rows = np.delete(np.arange(len(columns.transforms)), collision.found.resting.rows)  # level geometry: kept
-    picked = Selection.of(columns, rows)  # the components, picked once, and their materials, kept (as a step does)
+    picked = Selection.of(columns, rows)
     materials = Materials.of(picked)
+    vectors = Vectors.of([columns.transforms[row] for row in rows.tolist()], picked.colliders)
+    listed = [body.velocity for body in picked.movers]
     moving = columns.moving.tolist()
     transforms = [columns.transforms[row] for row in moving]
     physics = [columns.physics[row] for row in moving]
@@ -113,8 +117,9 @@ def python_passes(world: World) -> dict[str, Callable[[], object]]:
             if motion is not None:
                 velocity = motion.velocity
                 velocity[0], velocity[1] = vx, vy
-    return {"move": lambda: world.movement.process(DT), "validate": world._check_vectors,
-            "read": lambda: read_arrays(columns, picked, None, materials), "write back": write_back}
+    return {"move": lambda: world.movement.process(DT), "validate": lambda: world._vectors.check(world),
+            "read": lambda: read_arrays(columns, picked, read_geometry(vectors), materials, listed),
+            "write back": write_back}
 
 
 def time_passes(count: int, repeats: int) -> dict[str, float]:
@@ -131,7 +136,8 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
     level = [collision.columns.colliders[row] for row in collision.found.resting.rows.tolist()]
-    table, ints = resolve._Tables().start(collision.found, resolve._codes(level), None, False, False)
+    table, ints = resolve._Tables().start(background.kernels(), collision.found, resolve._codes(level), None, False,
+                                          False)
     step = np.zeros(kernel_table.STEP_PARAMETERS)
     step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
     step[kernel_table.SWEEPS] = 1.0
