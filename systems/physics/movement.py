@@ -10,7 +10,8 @@ from pygame import Vector2
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
 from systems.physics._bodies.kept import Kept
-from systems.physics._solver.riders import platform_frame
+from systems.physics._shapes.geometry import axis_overlap
+from systems.physics._solver.riders import STANDING_REACH, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
 
@@ -23,6 +24,21 @@ C = TypeVar("C")
 # px/s: a velocity with both components below this is under the world's
 # speed cap (limits.MAX_SPEED) without computing its length.
 _SAFE = limits.MAX_SPEED / 2**0.5
+
+
+def _standing(rider: Transform, rider_collider: Collider | None, platform: Transform,
+              platform_collider: Collider | None) -> bool:
+    """Whether a rider is where a platform can carry it: its collider's box at the start of
+    the step within ``STANDING_REACH`` px of its platform's, along both axes. The last step
+    left it touching its platform; a rider the game moved away since (``position``
+    assigned, a teleport) is not, and the platform doesn't carry it."""
+    if rider_collider is None or platform_collider is None:
+        return False
+    start, offset, size = rider.previous_position, rider_collider.offset, rider_collider.size
+    mine = (start[0] + offset[0], start[1] + offset[1], size[0], size[1])
+    start, offset, size = platform.previous_position, platform_collider.offset, platform_collider.size
+    theirs = (start[0] + offset[0], start[1] + offset[1], size[0], size[1])
+    return axis_overlap(mine, theirs, 0) >= -STANDING_REACH and axis_overlap(mine, theirs, 1) >= -STANDING_REACH
 
 
 def _statics_of(rows: list[tuple[int, tuple[Collider, Physics]]]) -> set[int]:
@@ -43,8 +59,8 @@ class MovementSystem(esper.Processor):
     ``position += velocity · dt`` (semi-implicit Euler,
     as in the fizz collision tutorial). Last, each body that stood on a
     STATIC platform at the end of the previous step (``memory.rides``, written by
-    Response) is moved by the platform's displacement (the README's moving
-    platforms). ``gravity`` is in px/s², ``dt`` in seconds; it is
+    Response), and still stands within ``STANDING_REACH`` px of it, is moved by the
+    platform's displacement (the README's moving platforms). ``gravity`` is in px/s², ``dt`` in seconds; it is
     ``memory.gravity``, the one Response reads too. A World shares one memory
     between its Movement and Response; to build the pipeline by hand, make the
     MovementSystem first and pass ``memory=movement.memory`` to the
@@ -108,12 +124,14 @@ class MovementSystem(esper.Processor):
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step, and file the riders
         of a platform that moves or has a velocity in ``rides.carried`` (the platforms
-        looked up once each: nearly every rider stands on ground that doesn't move)."""
+        looked up once each: nearly every rider stands on ground that doesn't move). A
+        rider the game moved off its platform between steps (a teleport) is not carried
+        (``_standing``)."""
         rides = self.memory.rides
         rides.carried = {}
         if not len(rides):
             return
-        transforms, physics = self._by_entity(Transform), self._by_entity(Physics)
+        transforms, physics, colliders = self._by_entity(Transform), self._by_entity(Physics), self._by_entity(Collider)
         platforms = rides.platforms.tolist()
         moving = {}
         for platform in set(platforms):
@@ -131,7 +149,8 @@ class MovementSystem(esper.Processor):
         riders, normals = rides.riders.tolist(), rides.normals.tolist()
         for row, platform in enumerate(platforms):
             motion, rider = moving.get(platform), transforms.get(riders[row])
-            if motion is None or rider is None:
+            if motion is None or rider is None or not _standing(rider, colliders.get(riders[row]),
+                                                                transforms[platform], colliders.get(platform)):
                 continue
             (dx, dy, vx, vy), (nx, ny) = motion, normals[row]
             rides.carried[row] = (dx, dy, *platform_frame(nx, ny, vx, vy))

@@ -122,6 +122,24 @@ def test_moving_platform_carries_its_rider(make_world, platform_velocity):
     assert velocity(world, rider).x == pytest.approx(0)  # its own velocity stays its own
 
 
+def test_a_rider_teleported_off_its_platform_is_not_carried(make_world):
+    # Found by playing: a crate assigned a new position, standing on a floor 300 px from the
+    # platform it rode, was still moved by the platform's displacement the next step. Standing
+    # still on the floor, it stays where it was put; the crate left riding goes on by the
+    # platform's 80 px/s · dt = 4/3 px a step.
+    world = make_world(gravity=(0, 980))
+    wall(world, 0, 200, 300, 20)  # the floor it is put on, its top at y = 200
+    wall(world, 380, 400, 120, 10, velocity=(80, 0))  # the platform, its top at y = 400
+    moved, left = box(world, 400, 388, 12), box(world, 460, 388, 12)
+    run(world, 30)
+    where = position(world, left).x
+    world.component_for_entity(moved, Transform).position = (100, 188)
+    for step in range(1, 4):
+        world.step(DT)
+        assert tuple(position(world, moved)) == pytest.approx((100, 188))
+        assert position(world, left).x == pytest.approx(where + step * 80 * DT)
+
+
 def test_platform_pushes_a_body_instead_of_passing_through_it(make_world):
     world = make_world(gravity=(0, 980))
     wall(world, -100, 100, 600, 20)  # ground

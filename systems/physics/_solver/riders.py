@@ -4,7 +4,8 @@ Response records, at the end of each step, which bodies rest on a STATIC
 collider (the contact normal from the platform to the body within 60° of
 "up", against gravity). During the next step Movement moves each of them by
 its platform's displacement, whatever the platform does: starts, stops,
-reverses, drops at 600 px/s. While a body rides, its own velocity along the
+reverses, drops at 600 px/s; a rider farther than ``STANDING_REACH`` from its
+platform as that step begins (moved away by the game, a teleport) is not carried. While a body rides, its own velocity along the
 contact normal is relative to the platform's (a rider standing on a lift has
 a vertical velocity of about 0, not the lift's), so the platform's reversal
 never tosses it; when it leaves (jumps or walks off) the platform's velocity
@@ -25,7 +26,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from pygame import Vector2
 
-__all__ = ["Rides", "changed_frames", "platform_frame"]
+__all__ = ["STANDING_REACH", "Rides", "changed_frames", "platform_frame"]
+
+#: px. A rider whose box, at the start of a step, is farther than this from its platform's on
+#: either axis no longer stands on it, and is not carried (the README's touching tolerance).
+STANDING_REACH = 0.5
 
 #: pygame compares Vector2s to within this (``Vector2.epsilon``): a frame
 #: that changed by less is not re-expressed, as ``before != after`` decided.
