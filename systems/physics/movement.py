@@ -10,7 +10,7 @@ from pygame import Vector2
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
 from systems.physics._bodies.kept import Kept
-from systems.physics._shapes.geometry import axis_overlap
+from systems.physics._shapes.geometry import Box, axis_overlap
 from systems.physics._solver.riders import STANDING_REACH, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
@@ -34,11 +34,14 @@ def _standing(rider: Transform, rider_collider: Collider | None, platform: Trans
     assigned, a teleport) is not, and the platform doesn't carry it."""
     if rider_collider is None or platform_collider is None:
         return False
-    start, offset, size = rider.previous_position, rider_collider.offset, rider_collider.size
-    mine = (start[0] + offset[0], start[1] + offset[1], size[0], size[1])
-    start, offset, size = platform.previous_position, platform_collider.offset, platform_collider.size
-    theirs = (start[0] + offset[0], start[1] + offset[1], size[0], size[1])
-    return axis_overlap(mine, theirs, 0) >= -STANDING_REACH and axis_overlap(mine, theirs, 1) >= -STANDING_REACH
+    mine, theirs = _start_box(rider, rider_collider), _start_box(platform, platform_collider)
+    return all(axis_overlap(mine, theirs, axis) >= -STANDING_REACH for axis in (0, 1))
+
+
+def _start_box(transform: Transform, collider: Collider) -> Box:
+    """The collider's box (px) where its entity began the step."""
+    start, offset, size = transform.previous_position, collider.offset, collider.size
+    return start[0] + offset[0], start[1] + offset[1], size[0], size[1]
 
 
 def _statics_of(rows: list[tuple[int, tuple[Collider, Physics]]]) -> set[int]:
@@ -59,9 +62,9 @@ class MovementSystem(esper.Processor):
     ``position += velocity · dt`` (semi-implicit Euler,
     as in the fizz collision tutorial). Last, each body that stood on a
     STATIC platform at the end of the previous step (``memory.rides``, written by
-    Response), and still stands within ``STANDING_REACH`` px of it, is moved by the
-    platform's displacement (the README's moving platforms). ``gravity`` is in px/s², ``dt`` in seconds; it is
-    ``memory.gravity``, the one Response reads too. A World shares one memory
+    Response), and still stands within ``STANDING_REACH`` px of it, is moved by
+    the platform's displacement (the README's moving platforms). ``gravity`` is
+    in px/s², ``dt`` in seconds; it is ``memory.gravity``, the one Response reads too. A World shares one memory
     between its Movement and Response; to build the pipeline by hand, make the
     MovementSystem first and pass ``memory=movement.memory`` to the
     ResponseSystem, or riders are never carried.
