@@ -136,8 +136,7 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
     level = [collision.columns.colliders[row] for row in collision.found.resting.rows.tolist()]
-    table, ints = resolve._Tables().start(background.kernels(), collision.found, resolve._codes(level), None, False,
-                                          False)
+    table, ints = resolve._Tables().start(collision.found, resolve._codes(level), None, False, False)
     step = np.zeros(kernel_table.STEP_PARAMETERS)
     step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
     step[kernel_table.SWEEPS] = 1.0

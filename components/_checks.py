@@ -6,6 +6,7 @@ scene fails at construction instead of turning into NaN three seconds later.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Union
@@ -75,15 +76,15 @@ class Validated:
 
     __slots__ = ()
     _checks: ClassVar[dict[str, Check]] = {}
-    #: How many values that change only by assignment (not Vector2s) were
-    #: assigned to components of this class (a list: counted in place).
+    #: The stamp of the last value that changes only by assignment (not a Vector2)
+    #: assigned to a component of this class (a list: set in place; see ``assignments``).
     _assigned: ClassVar[list[int]] = [0]
-    #: How many Vector2s were assigned to them: each a new object in its field.
+    #: The stamp of the last Vector2 assigned to one: each a new object in its field.
     _replaced: ClassVar[list[int]] = [0]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if Validated in cls.__bases__:  # a component class counts its own; a subclass of one shares its counts
+        if Validated in cls.__bases__:  # a component class has its own stamps; a subclass of one shares them
             cls._assigned, cls._replaced = [0], [0]
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -91,11 +92,11 @@ class Validated:
         if check is not None:
             value = check(name, value)
             self._agree(name, value)
-        if isinstance(value, Vector2):
-            self._replaced[0] += 1
-        else:
-            self._assigned[0] += 1
         object.__setattr__(self, name, value)
+        # Stamped after the value is stored, with a number never handed out before (one C call,
+        # atomic under the GIL): an assignment on another thread can't bring back a stamp a
+        # reader has already seen, as a ``+= 1`` interrupted between its read and its write could.
+        (self._replaced if isinstance(value, Vector2) else self._assigned)[0] = next(_STAMPS)
 
     def _agree(self, name: str, value: Any) -> None:
         """Raise ``ValueError`` if ``value`` for ``name`` contradicts another
@@ -103,13 +104,18 @@ class Validated:
 
 
 
+#: Every assignment's stamp, process-wide: a stamp changes whenever something is assigned.
+_STAMPS = itertools.count(1)
+
+
 def assignments(kind: type[Validated]) -> int:
-    """How many values other than Vector2s were assigned to ``kind`` components (its
-    subclasses' included) in this process so far, at construction or later.
+    """A stamp that changes whenever a value other than a Vector2 is assigned to a ``kind``
+    component (its subclasses' included) in this process, at construction or later: the
+    stamp of the last such assignment (0 before any).
 
     In ``Collider`` and ``Physics`` every field but the Vector2s holds an
     immutable value (a number, an enum member, None), which changes only by
-    assignment: while the count stays the same, none of them changed, and a
+    assignment: while the stamp stays the same, none of them changed, and a
     stage that reads them for every body (masses, collider types, layers)
     can keep what it read (Bevy's change detection, by class). A Vector2
     changes in place, unseen, and is read every time instead.
@@ -118,11 +124,11 @@ def assignments(kind: type[Validated]) -> int:
 
 
 def replacements(kind: type[Validated]) -> int:
-    """How many Vector2s were assigned to ``kind`` components (its subclasses' included) in
-    this process so far, at construction or later. Assignment stores a new Vector2 (a pair is
-    converted, a Vector2 copied), so while the count stays the same every vector field of
-    every such component holds the object it held: a list of them stays true, though their
-    values change in place."""
+    """A stamp that changes whenever a Vector2 is assigned to a ``kind`` component (its
+    subclasses' included), as ``assignments`` does for the other fields. Assignment stores a
+    new Vector2 (a pair is converted, a Vector2 copied), so while the stamp stays the same
+    every vector field of every such component holds the object it held: a list of them
+    stays true, though their values change in place."""
     return kind._replaced[0]
 
 

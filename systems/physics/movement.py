@@ -127,7 +127,7 @@ class MovementSystem(esper.Processor):
         of a platform that moves or has a velocity in ``rides.carried`` (the platforms
         looked up once each: nearly every rider stands on ground that doesn't move). A
         rider the game moved off its platform between steps (a teleport) is not carried
-        (``_standing``)."""
+        (``_standing``), but keeps the platform's frame until it leaves, in this step."""
         rides = self.memory.rides
         rides.carried = {}
         if not len(rides):
@@ -150,11 +150,16 @@ class MovementSystem(esper.Processor):
         riders, normals = rides.riders.tolist(), rides.normals.tolist()
         for row, platform in enumerate(platforms):
             motion, rider = moving.get(platform), transforms.get(riders[row])
-            if motion is None or rider is None or not _standing(rider, colliders.get(riders[row]),
-                                                                transforms[platform], colliders.get(platform)):
+            if motion is None or rider is None:
                 continue
             (dx, dy, vx, vy), (nx, ny) = motion, normals[row]
-            rides.carried[row] = (dx, dy, *platform_frame(nx, ny, vx, vy))
+            frame = platform_frame(nx, ny, vx, vy)
+            if not _standing(rider, colliders.get(riders[row]), transforms[platform], colliders.get(platform)):
+                # Not carried; its velocity is still relative to the platform's, and it gets
+                # the frame back as it leaves, this step (as a jump off the platform would).
+                rides.carried[row] = (0.0, 0.0, *frame)
+                continue
+            rides.carried[row] = (dx, dy, *frame)
             if dx or dy:
                 rider.position.update(rider.position[0] + dx, rider.position[1] + dy)
 

@@ -140,6 +140,22 @@ def test_a_rider_teleported_off_its_platform_is_not_carried(make_world):
         assert position(world, left).x == pytest.approx(where + step * 80 * DT)
 
 
+def test_a_rider_teleported_off_a_rising_lift_leaves_with_its_velocity(make_world):
+    # While it rides, the crate's velocity is relative to the lift's 120 px/s rise (about 0).
+    # Put in open air, it is not carried up, and it leaves with the lift's velocity, as a
+    # jump off the lift would: after the step, v = g·dt − 120 px/s, and it has fallen g·dt²
+    # (semi-implicit Euler from a relative velocity of 0).
+    world = make_world(gravity=(0, 980))
+    wall(world, 380, 400, 120, 10, velocity=(0, -120))
+    crate = box(world, 420, 388, 12)
+    run(world, 20)
+    assert velocity(world, crate).y == pytest.approx(0, abs=1e-6)
+    world.component_for_entity(crate, Transform).position = (100, 100)
+    world.step(DT)
+    assert tuple(velocity(world, crate)) == pytest.approx((0, 980 * DT - 120))
+    assert tuple(position(world, crate)) == pytest.approx((100, 100 + 980 * DT * DT))
+
+
 def test_platform_pushes_a_body_instead_of_passing_through_it(make_world):
     world = make_world(gravity=(0, 980))
     wall(world, -100, 100, 600, 20)  # ground

@@ -4,9 +4,9 @@ A collider's type, shape, layers and faces and a body's mass, elasticity,
 friction, gravity scale, speed cap and ground snap are read for every body,
 yet change only when a game assigns them (every other field of ``Collider``
 and ``Physics`` is a Vector2, which changes in place and is read every
-step). ``components._checks.assignments`` counts those assignments by class,
+step). ``components._checks.assignments`` stamps those assignments by class,
 so a stage can read such fields once and keep what it read while neither
-count moves and its components are the same objects: Bevy's change
+stamp changes and its components are the same objects: Bevy's change
 detection, per component class rather than per component. A list of the
 Vector2s themselves stays true, too, while none is assigned
 (``components._checks.replacements``): their values change in place, the
@@ -34,22 +34,22 @@ class Kept(Generic[T]):
     was assigned to a Transform, a Collider or a Physics (for a ``read``
     that lists the vectors themselves)."""
 
-    __slots__ = ("_read", "_vectors", "_sources", "_counts", "_value")
+    __slots__ = ("_read", "_vectors", "_sources", "_stamps", "_value")
 
     def __init__(self, read: Callable[..., T], vectors: bool = False) -> None:
         self._read = read
         self._vectors = vectors
         self._sources: tuple[object, ...] | None = None
-        self._counts: tuple[int, ...] = ()
+        self._stamps: tuple[int, ...] = ()
         self._value: T | None = None
 
     def __call__(self, *sources: object) -> T:
-        counts: tuple[int, ...] = (assignments(Collider), assignments(Physics))
+        stamps: tuple[int, ...] = (assignments(Collider), assignments(Physics))
         if self._vectors:
-            counts += (replacements(Transform), replacements(Collider), replacements(Physics))
+            stamps += (replacements(Transform), replacements(Collider), replacements(Physics))
         kept = self._sources
-        if (kept is None or counts != self._counts or len(kept) != len(sources)
+        if (kept is None or stamps != self._stamps or len(kept) != len(sources)
                 or any(new is not old for new, old in zip(sources, kept))):
             self._value = self._read(*sources)
-            self._sources, self._counts = sources, counts
+            self._sources, self._stamps = sources, stamps
         return self._value  # type: ignore[return-value]

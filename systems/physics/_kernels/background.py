@@ -50,7 +50,6 @@ from typing import IO, Any
 import numpy as np
 
 from systems.physics._kernels import crush, ground, jit, pairs, push, sweep
-from systems.physics._kernels.start import start_rows
 from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
@@ -78,8 +77,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 
 
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
-_GRID_PAIRS, _GROUP_BY_ROW = pairs.grid_pairs, pairs.group_by_row
-_START_ROWS, _RUN_SWEEPS = start_rows, sweep.run_sweeps
+_GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND = push.push_out, crush.crush, ground.snap_to_ground
 
 
@@ -99,12 +97,9 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     ints = kernel_table.aligned_table(2, kernel_table.INT_COLUMNS, np.int64)
     buffers = sweep.buffers_for(None, 0, 2)
     status = np.zeros(kernel_table.COUNTERS, np.int64)
-    pair, one, flag = np.zeros((1, 2)), np.zeros(1), np.zeros(1, bool)  # a body's vector, number and bool
     calls: list[tuple[Any, tuple[Any, ...]]] = [
         (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1)),
         (_GROUP_BY_ROW, (ids, 1)),
-        (_START_ROWS, (table, ints, ids, pair, pair, pair, pair, pair, one, one, one, flag, flag, flag,
-                       np.zeros((1, 5), np.int64), ids, boxes)),
         (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers)),
         (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
         (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
@@ -262,7 +257,7 @@ def _load(part: int | None = None) -> None:
 #: kernel (about half the work), and the others. Each process compiles the
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
-_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "start_rows", "push_out", "crush", "snap_to_ground"))
+_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "push_out", "crush", "snap_to_ground"))
 
 
 def _compile_all() -> None:

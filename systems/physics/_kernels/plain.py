@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, pairs, push, start, sweep
+from systems.physics._kernels import crush, ground, jit, pairs, push, sweep
 
 __all__ = ["NAME", "Kernels", "own", "plain"]
 
@@ -44,13 +44,12 @@ NAME = "systems.physics._plain_kernels"
 class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), and the resolve
-    stages' ``start_rows`` (``start``), ``run_sweeps`` (``sweep``), ``push_out``
-    (``push``), ``crush`` (``crush``) and ``snap_to_ground`` (``ground``)."""
+    stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
+    ``snap_to_ground`` (``ground``)."""
 
     compiled: bool
     grid_pairs: Callable[..., Any]
     group_by_row: Callable[..., Any]
-    start_rows: Callable[..., Any]
     run_sweeps: Callable[..., Any]
     push_out: Callable[..., Any]
     crush: Callable[..., Any]
@@ -60,9 +59,8 @@ class Kernels:
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
     """The entry points of the copy whose modules are ``modules`` (by short name)."""
     entry = {"grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
-             "start_rows": modules["start"].start_rows, "run_sweeps": modules["sweep"].run_sweeps,
-             "push_out": modules["push"].push_out, "crush": modules["crush"].crush,
-             "snap_to_ground": modules["ground"].snap_to_ground}
+             "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
+             "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
     if not compiled:
         entry = {name: _quiet(function) for name, function in entry.items()}
     return Kernels(compiled, **entry)
@@ -82,8 +80,7 @@ def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:
 @functools.cache
 def own() -> Kernels:
     """The package's own copy of the kernels: compiled if ``jit.COMPILED``, else plain Python."""
-    return _of({"pairs": pairs, "start": start, "sweep": sweep, "push": push, "crush": crush, "ground": ground},
-               jit.COMPILED)
+    return _of({"pairs": pairs, "sweep": sweep, "push": push, "crush": crush, "ground": ground}, jit.COMPILED)
 
 
 @functools.cache
@@ -98,8 +95,7 @@ def plain() -> Kernels:
     package = importlib.util.module_from_spec(spec)
     sys.modules[NAME] = package
     spec.loader.exec_module(package)
-    modules = {name: importlib.import_module(f"{NAME}.{name}")
-               for name in ("pairs", "start", "sweep", "push", "crush", "ground")}
+    modules = {name: importlib.import_module(f"{NAME}.{name}") for name in ("pairs", "sweep", "push", "crush", "ground")}
     copy_jit = importlib.import_module(f"{NAME}.jit")
     assert not copy_jit.COMPILED
     return _of(modules, False)

@@ -5,7 +5,8 @@ collider (the contact normal from the platform to the body within 60° of
 "up", against gravity). During the next step Movement moves each of them by
 its platform's displacement, whatever the platform does: starts, stops,
 reverses, drops at 600 px/s; a rider farther than ``STANDING_REACH`` from its
-platform as that step begins (moved away by the game, a teleport) is not carried. While a body rides, its own velocity along the
+platform as that step begins (moved away by the game, a teleport) is not carried,
+and leaves it in that step with the platform's velocity, as a jump off it would. While a body rides, its own velocity along the
 contact normal is relative to the platform's (a rider standing on a lift has
 a vertical velocity of about 0, not the lift's), so the platform's reversal
 never tosses it; when it leaves (jumps or walks off) the platform's velocity
@@ -50,8 +51,9 @@ class Rides:
     during the next step: row -> (carry x, carry y, frame x, frame y) for each
     rider it carried by a platform that moves or has a velocity (both still
     existing): the platform's displacement (px), which the rider was moved by
-    too, and its velocity along the normal (px/s), which the rider's velocity
-    along it is relative to. Every other rider's carry and frame are 0.
+    too (0 for a rider no longer standing on it, which is not moved), and its
+    velocity along the normal (px/s), which the rider's velocity along it is
+    relative to. Every other rider's carry and frame are 0.
     """
 
     riders: np.ndarray = field(default_factory=_empty)

@@ -34,7 +34,6 @@ from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
 from systems.physics._kernels import settle as kernel_settle
-from systems.physics._kernels.start import CATEGORY_CODE, MASK_CODE, SHAPE_CODE, SIDES_CODE, TRIGGER_CODE
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
 from systems.physics._bodies.kept import Kept
@@ -114,11 +113,11 @@ class Resolver:
         with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
             verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
             parameters = _parameters(step, self.max_subdivisions, sweeps)
-            kernels = self.kernels or background.kernels()
-            tables = self._tables.start(kernels, collision, self._level[1], step.riders, bool(step.gravity),
+            tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),
                                         bool(memory.grounded))
             squeezes = _squeezes(collision, memory.squeezes)
             grounded = _grounded(collision, memory.grounded)
+        kernels = self.kernels or background.kernels()
         pairs = collision.pair_rows()
         buffers = k.buffers_for(self._buffers, len(pairs), len(tables[0]))
         while True:
@@ -143,8 +142,8 @@ class Resolver:
                 verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
             else:
                 break
-            tables = self._tables.start(kernels, collision, self._level[1], step.riders,  # (run: changed)
-                                        bool(step.gravity), bool(memory.grounded))
+            tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),  # (run: changed)
+                                        bool(memory.grounded))
         self._buffers = buffers
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step)
@@ -257,18 +256,16 @@ class _Tables:
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
         self._run: slice | None = None  # the movers' rows when they are one run of rows
 
-    def start(self, kernels: Kernels, collision: Found, level_codes: np.ndarray,
-              riders: tuple[np.ndarray, np.ndarray] | None, pulled: bool,
-              snapping: bool) -> tuple[np.ndarray, np.ndarray]:
+    def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
+              pulled: bool, snapping: bool) -> tuple[np.ndarray, np.ndarray]:
         """The tables at the start of the step: level geometry as last read (``level_codes``,
-        ``_codes`` of its colliders), the rest read from the components and laid out by
-        ``kernels``' ``start_rows`` (``riders``: the rows of the bodies carried this step and
-        their carry and frame, ``StepContext.riders``; ``pulled``: whether gravity pulls;
-        ``snapping``: whether a body was grounded last step, so ground snapping reads its
-        reach)."""
+        ``_codes`` of its colliders), the rest read from the components (``riders``: the rows
+        of the bodies carried this step and their carry and frame, ``StepContext.riders``;
+        ``pulled``: whether gravity pulls; ``snapping``: whether a body was grounded last
+        step, so ground snapping reads its reach)."""
         columns, level = collision.columns, collision.resting
         if self._key is None or self._key[0] is not columns or self._key[1] is not level:
-            self._make(kernels, collision, level_codes)
+            self._make(collision, level_codes)
         table, ints = self._tables
         movers, run = self._movers, self._run
         read_rows, read = collision.geometry_read()
@@ -276,14 +273,17 @@ class _Tables:
         arrays = read_arrays(columns, self._selection, known, self._materials(self._selection),
                              self._velocities(self._selection.movers))
         codes = self._codes(self._selection.colliders, collision.mover_kinds)
-        if run is not None:  # level geometry's rows from the template, around the movers'
+        filed = collision.filed_boxes()[movers]
+        if run is not None:  # level geometry's rows from the template, the movers' read in place
             for rows in (slice(0, run.start), slice(run.stop, len(table))):
                 table[rows], ints[rows] = self._template[0][rows], self._template[1][rows]
+            _rows(arrays, codes, columns.entities[run], filed, (table[run], ints[run]))
         else:
             np.copyto(table, self._template[0])
             np.copyto(ints, self._template[1])
-        _start_rows(kernels, (table, ints), movers, arrays, codes, columns.entities[movers],
-                    collision.filed_boxes()[movers])
+            block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
+            _rows(arrays, codes, columns.entities[movers], filed, block)
+            table[movers], ints[movers] = block
         if pulled:
             table[columns.moving, t.GRAVITY_SCALE] = self._gravity_scales(self._physics)
         if snapping:
@@ -293,13 +293,15 @@ class _Tables:
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
 
-    def _make(self, kernels: Kernels, collision: Found, level_codes: np.ndarray) -> None:
+    def _make(self, collision: Found, level_codes: np.ndarray) -> None:
         """The template and working tables for the colliders and level geometry as read now."""
         columns, level = collision.columns, collision.resting
         n = len(columns.transforms)
         template = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         arrays = read_arrays(columns, level.rows, level.geometry)
-        _start_rows(kernels, template, level.rows, arrays, level_codes, columns.entities[level.rows], level.filed)
+        block = (np.empty((len(level.rows), t.FLOAT_COLUMNS)), np.empty((len(level.rows), t.INT_COLUMNS), np.int64))
+        _rows(arrays, level_codes, columns.entities[level.rows], level.filed, block)
+        template[0][level.rows], template[1][level.rows] = block
         self._template, self._key = template, (columns, level)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         self._movers = movers = np.delete(np.arange(n), level.rows)
@@ -309,35 +311,59 @@ class _Tables:
         self._run = slice(int(movers[0]), int(movers[-1]) + 1) if one_run else None
 
 
-def _start_rows(kernels: Kernels, tables: tuple[np.ndarray, np.ndarray], rows: np.ndarray, body: Arrays,
-                codes: np.ndarray, entities: np.ndarray, filed: np.ndarray) -> None:
-    """Write the ``rows`` of ``tables`` (the kernels' float and int tables) for the bodies
-    read as ``body``, with their ``codes`` (``_codes``), ``entities`` and ``filed`` boxes
-    (px), as a run starts them (``systems.physics._kernels.start``)."""
-    kernels.start_rows(*tables, rows, body.start, body.now, body.offset, body.size, body.velocity, body.inverse_mass,
-                       body.elasticity, body.friction, body.static, body.physics, body.moved, codes, entities, filed)
+def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarray,
+          out: tuple[np.ndarray, np.ndarray]) -> None:
+    """Fill ``out`` (float and int rows of the kernels' tables) with the bodies read as
+    ``body``, their ``codes`` (``_codes``), ``entities`` and ``filed`` boxes (px), as a run
+    starts them: the box at the start of the step, the path's origin and motion, with the
+    float operations of ``Body``; gravity's scale, ground snapping's reach and a rider's carry
+    are left to ``_Tables.start``."""
+    table, ints = out
+    table[:] = 0.0
+    ints[:] = 0
+    table[:, t.FILED_X:t.FILED_H + 1] = filed
+    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
+    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
+    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
+    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
+    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
+    table[:, t.INV_MASS] = body.inverse_mass
+    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
+    table[:, t.ELASTICITY] = body.elasticity
+    table[:, t.FRICTION] = body.friction
+    table[:, t.POS_X:t.POS_Y + 1] = body.now
+    ints[:, t.FLAGS] = (t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
+                        + t.NOT_BOX * (codes[:, _SHAPE] != BOX) + t.TRIGGER * codes[:, _TRIGGER_CODE])
+    ints[:, t.SHAPE], ints[:, t.SIDES] = codes[:, _SHAPE], codes[:, _SIDES]
+    ints[:, t.CATEGORY], ints[:, t.MASK] = codes[:, _CATEGORY], codes[:, _MASK]
+    ints[:, t.BOUNDS_VERSION] = -1
+    ints[:, t.PINNER:t.RIDE + 1] = -1
+    ints[:, t.ENTITY] = entities
+    ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
 
 
-# A collider's codes (``_codes``), a column each as ``start_rows`` takes them (its shape's, by
-# ``_SHAPE_CODES``, ...); and those of a box on the default layer, every face stopping.
+# A collider's codes in the kernel's int table (``_codes``), a column each: its shape's
+# (``_SHAPE_CODES``), 1 if it is a TRIGGER, its faces that stop bodies (components.Side bits),
+# its category and its mask; and those of a box on the default layer, every face stopping.
+_SHAPE, _TRIGGER_CODE, _SIDES, _CATEGORY, _MASK = range(5)
 _DEFAULT_CODES = (BOX, 0, kernel_settle.ALL_SIDES, 1, ALL)
 
 
 def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
-    """The codes of ``colliders`` (an (n, 5) int array, ``SHAPE_CODE`` ...). Given their ``kinds``
+    """The codes of ``colliders`` (an (n, 5) int array, ``_SHAPE`` ...). Given their ``kinds``
     (their kind bits together, ``kinds_of``), a column none of them needs keeps its default
     (their own values then are the defaults): read only where it tells."""
     codes = np.empty((len(colliders), len(_DEFAULT_CODES)), np.int64)
     codes[:] = _DEFAULT_CODES
     if kinds & SHAPED:
-        codes[:, SHAPE_CODE] = [_SHAPE_CODES[collider.shape._value_] for collider in colliders]
+        codes[:, _SHAPE] = [_SHAPE_CODES[collider.shape._value_] for collider in colliders]
     if kinds & TRIGGER:
-        codes[:, TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
+        codes[:, _TRIGGER_CODE] = [collider.type is _TRIGGER for collider in colliders]
     if kinds & ONE_WAY:
-        codes[:, SIDES_CODE] = [collider.sides._value_ for collider in colliders]
+        codes[:, _SIDES] = [collider.sides._value_ for collider in colliders]
     if kinds & LAYERED:
-        codes[:, CATEGORY_CODE] = [collider.category for collider in colliders]
-        codes[:, MASK_CODE] = [collider.mask for collider in colliders]
+        codes[:, _CATEGORY] = [collider.category for collider in colliders]
+        codes[:, _MASK] = [collider.mask for collider in colliders]
     return codes
 
 

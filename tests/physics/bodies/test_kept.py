@@ -1,6 +1,6 @@
 """Fields that change only by assignment are read once and kept until one is assigned.
 
-The counts (``components._checks.assignments``) and ``Kept`` are checked directly; then each
+The stamps (``components._checks.assignments``, ``replacements``) and ``Kept`` are checked directly; then each
 kept field is assigned mid-game and the next step must follow the new value, with the
 expected motion worked out from the collision formulas, Coulomb friction and free fall.
 """
@@ -9,22 +9,26 @@ import pytest
 from pygame import Vector2
 
 from components import ALL, Collider, ColliderType, Physics, Transform
-from components._checks import assignments
+from components._checks import assignments, replacements
 from ecs import World
 from helpers import DT, box, position, run, velocity, wall
 from systems.physics._bodies.kept import Kept
 
 
-def test_assignments_count_values_that_are_not_vectors():
+def test_assignments_stamp_values_that_are_not_vectors_and_replacements_the_vectors():
     physics = Physics()
     before_physics, before_collider = assignments(Physics), assignments(Collider)
-    physics.velocity = (3.0, 4.0)  # a Vector2: read every step, never counted
-    physics.velocity.x = 5.0
-    assert assignments(Physics) == before_physics
+    vectors = replacements(Physics)
+    physics.velocity.x = 5.0  # changed in place: the same object, no stamp
+    assert (assignments(Physics), replacements(Physics)) == (before_physics, vectors)
+    physics.velocity = (3.0, 4.0)  # a new Vector2: stamped as a replacement only
+    assert assignments(Physics) == before_physics and replacements(Physics) != vectors
     physics.mass = 2.0
+    after_mass = assignments(Physics)
+    assert after_mass != before_physics
     physics.max_speed = None
-    assert assignments(Physics) == before_physics + 2
-    assert assignments(Collider) == before_collider  # each class counts its own
+    assert assignments(Physics) not in (before_physics, after_mass)  # each assignment a new stamp
+    assert assignments(Collider) == before_collider  # each class stamps its own
 
 
 def test_a_subclass_shares_its_component_class_count():
@@ -36,7 +40,7 @@ def test_a_subclass_shares_its_component_class_count():
     assert assignments(Physics) > before
 
 
-def test_a_bad_value_is_refused_and_not_counted():
+def test_a_bad_value_is_refused_and_not_stamped():
     physics = Physics()
     before = assignments(Physics)
     with pytest.raises(ValueError, match="mass"):
@@ -58,6 +62,17 @@ def test_kept_reads_again_only_after_an_assignment_or_for_other_sources():
     kept(colliders)
     assert len(reads) == 3
     assert kept(list(colliders)) == [4] and len(reads) == 4  # another list
+
+
+def test_kept_vectors_are_listed_again_only_after_a_vector_is_assigned():
+    reads = []
+    transforms = [Transform((1, 2))]
+    kept = Kept(lambda listed: reads.append(1) or [t.position for t in listed], vectors=True)
+    first = kept(transforms)
+    transforms[0].position.x = 7.0  # in place: the listed object holds the new value
+    assert kept(transforms) is first and first[0].x == 7.0 and len(reads) == 1
+    transforms[0].position = (8, 9)  # a new object: listed again, and the list holds it
+    assert kept(transforms)[0] is transforms[0].position and len(reads) == 2
 
 
 def test_mass_assigned_mid_game_sets_the_momentum_exchange(make_world):
