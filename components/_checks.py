@@ -98,6 +98,16 @@ class Validated:
         # reader has already seen, as a ``+= 1`` interrupted between its read and its write could.
         (self._replaced if isinstance(value, Vector2) else self._assigned)[0] = next(_STAMPS)
 
+    def set_in_place(self, name: str, value: object) -> None:
+        """Check ``value`` for the vector field ``name`` as assigning it would (the same
+        ``ValueError`` naming the field), then write it into the Vector2 the field holds. The
+        object stays the same, so the lists of vectors a step keeps stay true: for code that
+        sets a vector every frame (``systems.game.tween``)."""
+        check = self._checks.get(name)
+        checked = check(name, value) if check is not None else value
+        self._agree(name, checked)
+        getattr(self, name).update(checked)
+
     def _agree(self, name: str, value: Any) -> None:
         """Raise ``ValueError`` if ``value`` for ``name`` contradicts another
         field already set (e.g. a circle's size must be square)."""

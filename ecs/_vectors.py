@@ -50,8 +50,8 @@ class _Listed:
         """The vectors of these components."""
         fields = ((Transform, "position", transforms), (Transform, "previous_position", transforms),
                   (Physics, "velocity", physics), (Collider, "offset", colliders), (Collider, "size", colliders))
-        return cls(fields, [getattr(component, field) for _, field, members in fields for _, component in members],
-                   [collider.size for _, collider in colliders],
+        vectors = [getattr(component, field) for _, field, members in fields for _, component in members]
+        return cls(fields, vectors, vectors[len(vectors) - len(colliders):],  # (the sizes come last)
                    [(entity, collider.size) for entity, collider in colliders if collider.shape is Shape.CIRCLE])
 
 

@@ -9,6 +9,7 @@ import esper
 from pygame import Vector2
 
 from components import Collider, Physics, Transform
+from components._checks import Validated
 from components.easing import curve
 from components.tween import Tween, Tweens, Value
 from systems._world import WorldLike
@@ -124,8 +125,13 @@ def _read(owner: Any, path: str) -> Value:
 
 
 def _write(owner: Any, path: str, value: Value) -> None:
-    """Set ``path`` of ``owner``: through the component's checks for a field, in place for ``x``/``y``."""
+    """Set ``path`` of ``owner``: through the component's checks for a field, in place for
+    ``x``/``y``; a component's vector field in place too, checked as an assignment would be
+    (``set_in_place``: a new Vector2 every step would have every step list the vectors again)."""
     *inner, last = path.split(".")
     for part in inner:
         owner = getattr(owner, part)
-    setattr(owner, last, value)
+    if isinstance(owner, Validated) and isinstance(getattr(owner, last), Vector2):
+        owner.set_in_place(last, value)
+    else:
+        setattr(owner, last, value)

@@ -4,6 +4,7 @@ bad tweens named."""
 
 import pytest
 from components import Sprite, Transform, Tween, Tweens
+from components._checks import replacements
 from ecs import Game, Scene, World
 
 DT = 1 / 60
@@ -96,6 +97,23 @@ def test_tracks_play_at_the_same_time_on_pairs_and_on_a_scene_object():
         stage.update(DT)
     assert tuple(stage.world.component_for_entity(stage.thing, Transform).position) == pytest.approx((50, 25))
     assert stage.camera.zoom == 3.0
+
+
+def test_a_tweened_vector_is_written_in_place_and_checked_as_an_assignment():
+    # A tween sets its field every step. A new Vector2 each step would have every step list the
+    # bodies' vectors again (``replacements`` stamps each one); it writes into the one there.
+    stage = Stage()
+    position = stage.world.component_for_entity(stage.thing, Transform).position
+    stage.world.add_component(stage.thing, Tweens([Tween(Transform, "position", to=(100, 50), duration=1.0)]))
+    stamp = replacements(Transform)
+    for _ in range(30):
+        stage.update(DT)
+    assert stage.world.component_for_entity(stage.thing, Transform).position is position
+    assert tuple(position) == pytest.approx((50, 25))  # linear, half way
+    assert replacements(Transform) == stamp
+    stage.world.add_component(stage.thing, Tweens([Tween(Transform, "position", to=(4e12, 0), duration=DT)]))
+    with pytest.raises(ValueError, match=r"position\.x must be within"):
+        stage.update(DT)
 
 
 def test_a_scene_under_another_does_not_play_its_tweens():
