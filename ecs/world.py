@@ -513,8 +513,6 @@ def _delete_contexts(names: list[str]) -> None:
         esper.delete_world(name)
 
 
-
-
 Point = tuple[float, float] | Vector2
 _coordinates = vector_within(limits.MAX_COORDINATE, " px")
 _size = area_size(limits.MAX_SIZE)

@@ -1,18 +1,19 @@
 """Riders: bodies standing on a STATIC platform are carried along with it.
 
 Response records, at the end of each step, which bodies rest on a STATIC
-collider (the contact normal from the platform to the body within 60° of
-"up", against gravity). During the next step Movement moves each of them by
-its platform's displacement, whatever the platform does: starts, stops,
-reverses, drops at 600 px/s; a rider farther than ``STANDING_REACH`` from its
-platform as that step begins (moved away by the game, a teleport) is not carried,
-and leaves it in that step with the platform's velocity, as a jump off it would. While a body rides, its own velocity along the
-contact normal is relative to the platform's (a rider standing on a lift has
-a vertical velocity of about 0, not the lift's), so the platform's reversal
-never tosses it; when it leaves (jumps or walks off) the platform's velocity
-along the normal is added back, so a jump from a rising lift goes higher.
-Along the surface the platform only carries by position (Godot and Phaser
-do the same): a rider's sideways velocity stays its own.
+collider (the contact normal from the platform to the body within 60° of "up",
+against gravity). During the next step Movement moves each of them by its
+platform's displacement, whatever the platform does: starts, stops, reverses,
+drops at 600 px/s; a rider farther than ``STANDING_REACH`` from its platform
+as that step begins (moved away by the game, a teleport) is not carried, and
+leaves it in that step with the platform's velocity, as a jump off it would.
+While a body rides, its own velocity along the contact normal is relative to
+the platform's (a rider standing on a lift has a vertical velocity of about 0,
+not the lift's), so the platform's reversal never tosses it; when it leaves
+(jumps or walks off) the platform's velocity along the normal is added back,
+so a jump from a rising lift goes higher. Along the surface the platform only
+carries by position (Godot and Phaser do the same): a rider's sideways
+velocity stays its own.
 
 A platformer has a rider for nearly every body at rest, standing on ground
 that doesn't move: the rides are arrays, a row per rider, and Python work is
