@@ -7,7 +7,10 @@ the physics, every step must at least move every body (Movement), check
 every vector is finite (``World.step``), read every body's vectors into
 arrays for compiled code (its other fields change only by assignment and are
 kept while none is: ``systems.physics._bodies.kept``), and write back what
-the collisions changed. This
+the collisions changed. Where the compiled kernels run, these passes read
+and write the vectors' doubles where pygame keeps them
+(``systems.physics._kernels.storage``): what is left of them is Movement's
+arithmetic, the check's and the layout of the core's tables. This
 times those passes, and this framework's two compiled kernels (the broad
 phase's pairs and the sweeps), on the arena scene of ``benchmarks.arena``
 at 200 px/s, against a whole step of ours and of pymunk in the same
@@ -15,7 +18,7 @@ process. Compare within one run, never across runs.
 
 With ``--instructions`` it also counts, with valgrind's callgrind (each
 pass in a process of its own, only the calls themselves), the instructions
-of each Python pass and of pymunk's whole step, next to their times: a
+of each component pass and of pymunk's whole step, next to their times: a
 measure this machine's noise doesn't blur.
 
     pip install -e .[bench]
@@ -25,7 +28,7 @@ measure this machine's noise doesn't blur.
     python -m benchmarks.floor --counts 2000 --scenes platformer shooter level
 
 ``--scenes`` does the same for the game-like scenes of ``benchmarks.scenes``: the
-Python passes over their components, their broad phase and their resolve
+passes over their components, their broad phase and their resolve
 kernels as they run inside a step, summed as the floor, against our whole
 step and pymunk's.
 """
@@ -55,7 +58,8 @@ from systems.physics._kernels import background
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
 from systems.physics._stages import resolve
-from systems.physics._bodies.table import Materials, Selection, Vectors, read_arrays, read_geometry
+from systems.physics._bodies.table import Materials, Selection, VectorList, Vectors, read_arrays, read_geometry
+from systems.physics._stages import storage
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs
 
@@ -103,22 +107,18 @@ def python_passes(world: World) -> dict[str, Callable[[], object]]:
     picked = Selection.of(columns, rows)
     materials = Materials.of(picked)
     vectors = Vectors.of([columns.transforms[row] for row in rows.tolist()], picked.colliders)
-    listed = [body.velocity for body in picked.movers]
-    moving = columns.moving.tolist()
-    transforms = [columns.transforms[row] for row in moving]
-    physics = [columns.physics[row] for row in moving]
-    positions = [tuple(transform.position) for transform in transforms]
-    velocities = [tuple(body.velocity) for body in physics if body is not None]
+    listed = VectorList([body.velocity for body in picked.movers])
+    positions = VectorList([transform.position for transform in columns.transforms])
+    velocities = VectorList([body.velocity for body in columns.physics if body is not None])
+    every, moving = np.arange(len(positions)), np.arange(len(velocities))
+    position_values, velocity_values = storage.read(positions), storage.read(velocities)
 
-    def write_back() -> None:  # positions and velocities, set by index, as the push-out stage does
-        for transform, motion, (x, y), (vx, vy) in zip(transforms, physics, positions, velocities):
-            position = transform.position
-            position[0], position[1] = x, y
-            if motion is not None:
-                velocity = motion.velocity
-                velocity[0], velocity[1] = vx, vy
+    def write_back() -> None:  # every position and velocity, as the resolve stage writes them back
+        storage.write(velocities, moving, velocity_values)
+        storage.write(positions, every, position_values)
     return {"move": lambda: world.movement.process(DT), "validate": lambda: world._vectors.check(world),
-            "read": lambda: read_arrays(columns, picked, read_geometry(vectors), materials, listed),
+            "read": lambda: read_arrays(columns, picked, read_geometry(vectors, storage.read), materials, listed,
+                                        storage.read),
             "write back": write_back}
 
 
@@ -159,7 +159,7 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
 def scene_floor(name: str, count: int, steps: int, repeats: int) -> dict[str, float]:
     """The floor of a game-like scene of ``benchmarks.scenes`` (``name``, N = ``count``; the
     level's own 2,500 tiles and 300 crates whatever N): our
-    whole step and pymunk's (ms, best of 2 rounds), the Python passes over its components (ms,
+    whole step and pymunk's (ms, best of 2 rounds), the component passes over its components (ms,
     best of ``repeats``), and per step over ``steps`` steps, the broad phase (Collision's pairs
     stage) and the resolve kernels (the sweeps, push-out, crushing, ground snapping) as they run
     inside the step."""
@@ -196,7 +196,7 @@ def scene_floor(name: str, count: int, steps: int, repeats: int) -> dict[str, fl
 
 
 def print_scene_floors(names: list[str], counts: list[int], steps: int, repeats: int) -> None:
-    """One row per scene and N: the floor (the Python passes, the broad phase and the resolve
+    """One row per scene and N: the floor (the component passes, the broad phase and the resolve
     kernels) against our whole step and pymunk's."""
     parts = (*PYTHON_PASSES, "broad phase", "resolve kernels")
     print("\nfloor of game-like scenes (benchmarks.scenes); ms; passes best of repeats, the rest per step in a run")
@@ -242,11 +242,11 @@ def repeat_pass(name: str, count: int, repeats: int) -> None:
 
 
 def instructions(counts: list[int], repeats: int) -> None:
-    """Print the Python passes' and pymunk's step's instruction counts next to their times."""
+    """Print the component passes' and pymunk's step's instruction counts next to their times."""
     names = ("pymunk step", *PYTHON_PASSES)
     print("\ninstructions (callgrind), million per call; ms from a run without valgrind (best of repeats)")
     print("| N | " + " | ".join(f"{name} Minstr | {name} ms" for name in names)
-          + " | Python passes / pymunk step, instructions |")
+          + " | component passes / pymunk step, instructions |")
     print("|---" * (2 * len(names) + 2) + "|")
     for count in counts:
         counted = {name: count_instructions(name, count, repeats) for name in names}
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=10, help="calls per pass; the fastest is shown")
     parser.add_argument("--steps", type=int, default=20, help="timed steps per whole-step round")
     parser.add_argument("--instructions", action="store_true",
-                        help="also count each Python pass's and pymunk's step's instructions with valgrind")
+                        help="also count each component pass's and pymunk's step's instructions with valgrind")
     parser.add_argument("--scenes", nargs="*", choices=("platformer", "shooter", "level", "arena"), default=[],
                         help="also the floor of these game-like scenes of benchmarks.scenes, at --counts")
     parser.add_argument("--count-pass", choices=("pymunk step", *PYTHON_PASSES), help=argparse.SUPPRESS)
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     print("floor: arena, 8x8 boxes, ±200 px/s, e=1, dt=1/60; ms (best of repeats); whole steps best of 2 rounds")
     print("| N | ours ms/step | pymunk ms/step | " + " | ".join(PASSES)
-          + " | Python passes | all passes | all passes / pymunk |")
+          + " | component passes | all passes | all passes / pymunk |")
     print("|---" * (len(PASSES) + 6) + "|")
     for count in args.counts:
         scene = make_scene(count, 200.0)

@@ -12,7 +12,8 @@ components) or a field of one was assigned. An assigned vector is a new object; 
 changed in place is the same object with a new value, which the kept list still holds. A step
 then adds up the squared lengths of the kept vectors, one C call each (cheaper than reading a
 vector's ``x`` from Python); a NaN or an infinity makes the sum non-finite, and only then are
-the components searched for the culprit.
+the components searched for the culprit. Where the compiled kernels run, they read the kept
+vectors into one array instead (``systems.physics._stages.storage``), which NumPy checks.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+import numpy as np
 from pygame import Vector2
 
 from components import Collider, Physics, Shape, Transform
 from systems._world import WorldLike
 from systems.physics._bodies.kept import Kept
+from systems.physics._bodies.table import VectorList
+from systems.physics._stages.storage import gathered
 
 __all__ = ["VectorCheck"]
 
@@ -40,7 +44,7 @@ class _Listed:
     sizes, and each CIRCLE's entity and size."""
 
     fields: tuple[tuple[type, str, list[tuple[int, Any]]], ...]
-    vectors: list[Vector2]
+    vectors: VectorList
     sizes: list[Vector2]
     circles: list[tuple[int, Vector2]]
 
@@ -50,7 +54,7 @@ class _Listed:
         """The vectors of these components."""
         fields = ((Transform, "position", transforms), (Transform, "previous_position", transforms),
                   (Physics, "velocity", physics), (Collider, "offset", colliders), (Collider, "size", colliders))
-        vectors = [getattr(component, field) for _, field, members in fields for _, component in members]
+        vectors = VectorList([getattr(component, field) for _, field, members in fields for _, component in members])
         return cls(fields, vectors, vectors[len(vectors) - len(colliders):],  # (the sizes come last)
                    [(entity, collider.size) for entity, collider in colliders if collider.shape is Shape.CIRCLE])
 
@@ -68,14 +72,22 @@ class VectorCheck:
         components is not finite, a size is not above 0 or a CIRCLE's size is not square."""
         listed = self._listed(world.get_component(Transform), world.get_component(Physics),
                               world.get_component(Collider))
-        total = sum(map(_square, listed.vectors))
-        if not (math.isfinite(total) and min(chain.from_iterable(listed.sizes), default=1.0) > 0.0):
+        if not _all_good(listed):
             for kind, field, members in listed.fields:
                 _raise_bad_vector(kind, field, members)
         for entity, size in listed.circles:
             if size[0] != size[1]:
                 raise ValueError(f"entity {entity}: Collider.size is {tuple(size)}, set in place since the last "
                                  f"step; a CIRCLE's must be square (d, d)")
+
+
+def _all_good(listed: _Listed) -> bool:
+    """Whether every listed vector is finite and every size above 0 (its two components)."""
+    values = gathered(listed.vectors)
+    if values is not None:
+        return bool(np.isfinite(values).all() and (values[len(values) - len(listed.sizes):] > 0.0).all())
+    total = sum(map(_square, listed.vectors))
+    return math.isfinite(total) and min(chain.from_iterable(listed.sizes), default=1.0) > 0.0
 
 
 def _raise_bad_vector(kind: type, field: str, members: list[tuple[int, Any]]) -> None:

@@ -355,10 +355,11 @@ def test_each_system_and_handler_runs_with_its_own_world_as_esper_current():
 
 @pytest.mark.parametrize("width, height", [(0, 0), (0, 10), (10, 0), (-0.0, 10)])
 def test_a_size_set_to_zero_in_place_is_caught_by_the_next_step(width, height):
-    # Sizes lie in (0, 1e12] px (components.limits): a collider needs an area.
+    # Sizes lie in (0, 1e12] px (components.limits): a collider needs an area. (The positions
+    # are above 0, so only the size is: the check must look at the sizes, not other vectors.)
     world = World()
-    box(world, 50, 0)
-    crate = box(world, 0, 0)
+    box(world, 50, 10)
+    crate = box(world, 10, 10)
     world.component_for_entity(crate, Collider).size.update(width, height)
     axis = "x" if width == 0 else "y"
     with pytest.raises(ValueError, match=rf"entity {crate}\b.*Collider\.size\.{axis}.*> 0"):

@@ -20,7 +20,7 @@ so the arrays agree with the bodies bit for bit.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 
@@ -29,8 +29,8 @@ from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 
-__all__ = ["Arrays", "Columns", "Geometry", "Materials", "Selection", "Vectors", "entity_pairs", "read_arrays",
-           "read_geometry"]
+__all__ = ["Arrays", "Columns", "Geometry", "Materials", "Read", "Selection", "VectorList", "Vectors", "entity_pairs",
+           "read_arrays", "read_geometry", "read_vectors"]
 
 _STATIC, _SOLID = ColliderType.STATIC, ColliderType.SOLID
 
@@ -79,6 +79,24 @@ class Geometry:
         return moved
 
 
+class VectorList(list[Vector2]):
+    """Vector2s of one field of some bodies, in the bodies' order, and where pygame keeps their
+    coordinates once a stage has looked (``addresses``, int64, or None:
+    ``systems.physics._stages.storage``). The list holds its vectors alive, so the addresses
+    hold as long as it does; it is never changed once made."""
+
+    __slots__ = ("addresses",)
+
+    def __init__(self, vectors: Iterable[Vector2] = ()) -> None:
+        super().__init__(vectors)
+        self.addresses: np.ndarray | None = None
+
+
+#: How a stage reads a list of Vector2s into an (n, 2) array (``read_vectors``, or the
+#: compiled read of ``systems.physics._stages.storage``: the same bits).
+Read = Callable[[list[Vector2]], np.ndarray]
+
+
 @dataclass(frozen=True, slots=True)
 class Vectors:
     """The Vector2s some bodies' ``Geometry`` is read from, a list per field in the bodies'
@@ -86,22 +104,24 @@ class Vectors:
     while no vector of a Transform or a Collider is assigned (``Kept`` with ``vectors``): the
     values change in place, the objects don't, and a read then skips the components."""
 
-    start: list[Vector2]
-    now: list[Vector2]
-    offset: list[Vector2]
-    size: list[Vector2]
+    start: VectorList
+    now: VectorList
+    offset: VectorList
+    size: VectorList
 
     @classmethod
     def of(cls, transforms: list[Transform], colliders: list[Collider]) -> Vectors:
         """The vectors of the bodies with these components (in that order)."""
         # List comprehensions: a specialised attribute read, faster than map over an attrgetter.
-        return cls([t.previous_position for t in transforms], [t.position for t in transforms],
-                   [c.offset for c in colliders], [c.size for c in colliders])
+        return cls(VectorList([t.previous_position for t in transforms]), VectorList([t.position for t in transforms]),
+                   VectorList([c.offset for c in colliders]), VectorList([c.size for c in colliders]))
 
 
-def read_geometry(vectors: Vectors) -> Geometry:
-    """The ``Geometry`` of the bodies whose vectors these are, read now."""
-    return Geometry(_vectors(vectors.start), _vectors(vectors.now), _vectors(vectors.offset), _vectors(vectors.size))
+def read_geometry(vectors: Vectors, read: Read | None = None) -> Geometry:
+    """The ``Geometry`` of the bodies whose vectors these are, read now (by ``read``, default
+    ``read_vectors``)."""
+    read = read or read_vectors
+    return Geometry(read(vectors.start), read(vectors.now), read(vectors.offset), read(vectors.size))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +153,8 @@ def entity_pairs(entities: np.ndarray, rows: np.ndarray) -> Iterator[tuple[int, 
     return zip(ids[:, 0].tolist(), ids[:, 1].tolist())
 
 
-def _vectors(vectors: list[Vector2]) -> np.ndarray:
-    """Vector2s as an (n, 2) array (fromiter: the cheapest read measured)."""
+def read_vectors(vectors: list[Vector2]) -> np.ndarray:
+    """Vector2s as an (n, 2) array, read from Python (fromiter: the cheapest such read measured)."""
     return np.fromiter(chain.from_iterable(vectors), float, 2 * len(vectors)).reshape(-1, 2)
 
 
@@ -198,12 +218,14 @@ class Materials:
 
 
 def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geometry | None = None,
-                materials: Materials | None = None, velocities: list[Vector2] | None = None) -> Arrays:
+                materials: Materials | None = None, velocities: list[Vector2] | None = None,
+                read: Read | None = None) -> Arrays:
     """Read the bodies of ``rows`` (of ``columns``, ascending, or a ``Selection`` of them) from
     their components at once (``Arrays``, row i being body ``rows[i]``), taking their geometry
     from ``geometry`` and their materials from ``materials`` when they were read already, and
     their velocities from ``velocities`` (the Physics' vectors, in ``movers`` order) when they
-    were listed already; TRIGGERs count as bodies without Physics would (no inverse mass)."""
+    were listed already (and read by ``read``, default ``read_vectors``); TRIGGERs count as bodies
+    without Physics would (no inverse mass)."""
     picked = rows if isinstance(rows, Selection) else Selection.of(columns, rows)
     if geometry is None:
         geometry = read_geometry(Vectors.of([columns.transforms[row] for row in picked.rows.tolist()],
@@ -213,6 +235,6 @@ def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geomet
     velocity = np.zeros((len(picked.colliders), 2))
     if picked.movers:
         listed = [body.velocity for body in picked.movers] if velocities is None else velocities
-        velocity[picked.moving] = _vectors(listed)
+        velocity[picked.moving] = (read or read_vectors)(listed)
     return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, materials.inverse_mass,
                   materials.elasticity, materials.friction, materials.static, materials.physics, geometry.moved())

@@ -49,7 +49,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, pairs, push, sweep
+from systems.physics._kernels import crush, ground, jit, pairs, push, storage, sweep
 from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
@@ -79,6 +79,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
 _GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND = push.push_out, crush.crush, ground.snap_to_ground
+_COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
 
 
 def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
@@ -104,6 +105,9 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
         (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
         (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),
+        (_COORDINATES, (ids, storage.HEADER, ids)),
+        (_GATHER, (ids, boxes[:, :2].copy())),
+        (_SCATTER, (ids, ids, boxes[:, :2].copy())),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 
@@ -257,7 +261,8 @@ def _load(part: int | None = None) -> None:
 #: kernel (about half the work), and the others. Each process compiles the
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
-_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "push_out", "crush", "snap_to_ground"))
+_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "push_out", "crush", "snap_to_ground", "coordinates",
+                           "gather", "scatter"))
 
 
 def _compile_all() -> None:

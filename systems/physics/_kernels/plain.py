@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, pairs, push, sweep
+from systems.physics._kernels import crush, ground, jit, pairs, push, storage, sweep
 
 __all__ = ["NAME", "Kernels", "own", "plain"]
 
@@ -45,7 +45,10 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), and the resolve
     stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
-    ``snap_to_ground`` (``ground``)."""
+    ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather`` and ``scatter``
+    (``storage``), which read and write Vector2s where pygame keeps them: None in the plain
+    copy and wherever ``storage.layout_holds`` does not, where the stages read them from
+    Python."""
 
     compiled: bool
     grid_pairs: Callable[..., Any]
@@ -54,16 +57,20 @@ class Kernels:
     push_out: Callable[..., Any]
     crush: Callable[..., Any]
     snap_to_ground: Callable[..., Any]
+    coordinates: Callable[..., Any] | None = None
+    gather: Callable[..., Any] | None = None
+    scatter: Callable[..., Any] | None = None
 
 
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
     """The entry points of the copy whose modules are ``modules`` (by short name)."""
-    entry = {"grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
+    entry: dict[str, Callable[..., Any]] = {"grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
              "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
              "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
     if not compiled:
-        entry = {name: _quiet(function) for name, function in entry.items()}
-    return Kernels(compiled, **entry)
+        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
+    located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather, "scatter": storage.scatter}
+    return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
 
 
 def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -28,6 +28,7 @@ from systems.physics._bodies.table import Columns, Vectors, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP
 from systems.physics._kernels.plain import Kernels
+from systems.physics._stages import storage
 from systems.physics._stages.found import Found, LevelRead, is_level, read, refresh
 from systems._world import WorldLike
 
@@ -213,7 +214,7 @@ class Collide:
         to file as level geometry (a STATIC without Physics until the next
         ``_classify``)."""
         movers = self._movers
-        geometry = read_geometry(self._mover_vectors(movers.transforms, movers.colliders))
+        geometry = read_geometry(self._mover_vectors(movers.transforms, movers.colliders), storage.read)
         swept = geometry.swept()
         kinds = self._mover_kinds(movers)
         found.static_movers, found.static_mover_rows = kinds.static_entities, kinds.static_rows

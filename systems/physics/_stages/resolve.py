@@ -37,7 +37,9 @@ from systems.physics._kernels import settle as kernel_settle
 from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
 from systems.physics._bodies.kept import Kept
-from systems.physics._bodies.table import Arrays, Columns, Materials, Selection, entity_pairs, read_arrays
+from systems.physics._bodies.table import (
+    Arrays, Columns, Materials, Selection, VectorList, entity_pairs, read_arrays,
+)
 from systems.physics._bodies.kinds import LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES
 from systems.physics._solver.resolution import Resolution
@@ -45,6 +47,7 @@ from systems.physics._solver.riders import Rides
 from systems.physics._stages.context import StepContext
 from systems.physics._stages.found import Found, LevelRead
 from systems.physics._stages.memory import Grounded, Memory, Squeezes
+from systems.physics._stages import storage
 
 __all__ = ["Resolved", "Resolver", "ask_filters"]
 
@@ -96,6 +99,11 @@ class Resolver:
         self._buffers: tuple[Any, ...] | None = None
         self._level: tuple[LevelRead, np.ndarray] | None = None
         self._tables = _Tables()
+        # Where the core's positions and velocities go back to: every body's position, and the
+        # velocity of each with Physics (``Columns.moving``), kept while no vector is assigned.
+        self._positions = Kept(lambda transforms: VectorList([body.position for body in transforms]), vectors=True)
+        self._physics_velocities = Kept(lambda physics: VectorList([body.velocity for body in physics if body]),
+                                        vectors=True)
         self._warned = False
 
     def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
@@ -155,7 +163,9 @@ class Resolver:
         and its warnings logged."""
         table, ints = tables
         entities = collision.columns.entities
-        _scatter(collision, table, ints, state)
+        columns = collision.columns
+        _scatter(collision, table, ints, state, self._positions(columns.transforms),
+                 self._physics_velocities(columns.physics))
         _record(entities, contacts, int(status[t.CONTACTS]), state)
         memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
         met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
@@ -250,7 +260,7 @@ class _Tables:
         # none is assigned: their materials, their codes, every gravity scale and ground snap;
         # and their velocities' Vector2s, kept while no vector is assigned.
         self._materials = Kept(Materials.of)
-        self._velocities = Kept(lambda movers: [body.velocity for body in movers], vectors=True)
+        self._velocities = Kept(lambda movers: VectorList([body.velocity for body in movers]), vectors=True)
         self._codes = Kept(_codes)
         self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
@@ -271,7 +281,7 @@ class _Tables:
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
         arrays = read_arrays(columns, self._selection, known, self._materials(self._selection),
-                             self._velocities(self._selection.movers))
+                             self._velocities(self._selection.movers), storage.read)
         codes = self._codes(self._selection.colliders, collision.mover_kinds)
         filed = collision.filed_boxes()[movers]
         if run is not None:  # level geometry's rows from the template, the movers' read in place
@@ -367,26 +377,19 @@ def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
     return codes
 
 
-def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resolution) -> None:
-    """Velocities, positions, crushed bodies and riders back to the
-    components, the Bodies made so far and the Resolution. (Arrays are handed to Python a
-    column at a time: a list per row would be an object for the garbage collector to track.)"""
+def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resolution, positions: list[Vector2],
+             velocities: list[Vector2]) -> None:
+    """Velocities, positions, crushed bodies and riders back to the components (every body's
+    ``positions``, and the ``velocities`` of those with Physics, in entity order), the Bodies
+    made so far and the Resolution. (Arrays are handed to Python a column at a time: a list per
+    row would be an object for the garbage collector to track.)"""
     columns, bodies = collision.columns, collision.bodies
     flags = ints[:, t.FLAGS]
     touched = np.flatnonzero(flags & t.TOUCHED)
-    # Vector2s set by index: a third of ``update``'s cost (no argument parsing).
-    for row, vx, vy in zip(touched.tolist(), table[touched, t.VEL_X].tolist(), table[touched, t.VEL_Y].tolist()):
-        physics = columns.physics[row]
-        assert physics is not None  # only bodies with Physics change velocity
-        velocity = physics.velocity
-        velocity[0] = vx
-        velocity[1] = vy
+    assert (flags[touched] & t.PHYSICS).all()  # only bodies with Physics change velocity
+    storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1])
     moved = np.flatnonzero((ints[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
-    for transform, x, y in zip(map(columns.transforms.__getitem__, moved.tolist()), table[moved, t.POS_X].tolist(),
-                               table[moved, t.POS_Y].tolist()):
-        position = transform.position
-        position[0] = x
-        position[1] = y
+    storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1])
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
     entities = columns.entities

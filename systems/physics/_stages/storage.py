@@ -1,0 +1,67 @@
+"""The bodies' Vector2s read and written by the stages, through compiled code where it runs.
+
+A step reads every body's vectors into arrays (the check before it, Collision's read of where
+the movers are, Response's of their velocities) and writes back the positions and velocities
+the core changed. From Python each vector costs two float objects; the storage kernels
+(``systems.physics._kernels.storage``) read and write the doubles where pygame keeps them,
+for the vectors of a ``VectorList``, whose addresses they find once per list. Where those
+kernels don't run (``ECS_ARCADE_JIT=0``, no numba, a Game's first run while they compile,
+a pygame laid out otherwise), the same vectors are read and written from Python: the same
+doubles either way, so the same bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pygame import Vector2
+
+from systems.physics._bodies.table import VectorList, read_vectors
+from systems.physics._kernels import background
+from systems.physics._kernels.plain import Kernels
+from systems.physics._kernels.storage import HEADER
+
+__all__ = ["gathered", "read", "write"]
+
+
+def gathered(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarray | None:
+    """``vectors`` as an (n, 2) array read by the compiled kernels (``kernels``, default those
+    running now), or None where they don't read them (the kernels not compiled, or not a
+    ``VectorList``)."""
+    kernels = kernels or background.kernels()
+    addresses = _addresses(vectors, kernels)
+    if addresses is None or kernels.gather is None:
+        return None
+    out = np.empty((len(vectors), 2))
+    kernels.gather(addresses, out)
+    return out
+
+
+def read(vectors: list[Vector2]) -> np.ndarray:
+    """``vectors`` as an (n, 2) array: compiled (``gathered``) or from Python."""
+    values = gathered(vectors)
+    return read_vectors(vectors) if values is None else values
+
+
+def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels: Kernels | None = None) -> None:
+    """Set ``vectors[picks[k]]`` to ``values[k]`` (an (m, 2) float array) for every k, through
+    ``kernels`` (default those running now) where they write vectors."""
+    kernels = kernels or background.kernels()
+    addresses = _addresses(vectors, kernels)
+    if addresses is not None and kernels.scatter is not None:
+        kernels.scatter(addresses, picks, np.ascontiguousarray(values, float))
+        return
+    # Set by index: a third of ``update``'s cost (no argument parsing).
+    for vector, x, y in zip(map(vectors.__getitem__, picks.tolist()), values[:, 0].tolist(), values[:, 1].tolist()):
+        vector[0] = x
+        vector[1] = y
+
+
+def _addresses(vectors: list[Vector2], kernels: Kernels) -> np.ndarray | None:
+    """Where the coordinates of a ``VectorList``'s vectors are (found once per list), or None."""
+    if kernels.coordinates is None or not isinstance(vectors, VectorList):
+        return None
+    if vectors.addresses is None:
+        found = np.empty(len(vectors), np.int64)
+        kernels.coordinates(np.fromiter(map(id, vectors), np.int64, len(vectors)), HEADER, found)
+        vectors.addresses = found
+    return vectors.addresses

@@ -1,0 +1,117 @@
+"""Vector2s read and written where pygame keeps them (``systems.physics._kernels.storage``).
+
+What the compiled reads give must be what Python reads, bit for bit (NaN, infinities and
+-0.0 included: the step's check looks for them); a write must land in the vectors picked and
+nowhere else; and a step must come out the same whether the stages read through the kernels
+or from Python (where the layout doesn't hold, or the kernels are not compiled).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygame import Vector2
+
+from benchmarks import scenes
+from components import Physics, Transform
+from systems.physics._bodies.table import VectorList, read_vectors
+from systems.physics._kernels import background, jit, storage as kernel_storage
+from systems.physics._kernels.plain import Kernels, own, plain
+from systems.physics._stages import storage
+
+compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
+doubles = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
+
+
+def bits(values: np.ndarray) -> list[int]:
+    return np.ascontiguousarray(values, float).view(np.int64).ravel().tolist()
+
+
+def bits_of(vectors: list[Vector2]) -> list[int]:
+    return [struct.unpack("<q", struct.pack("<d", value))[0] for vector in vectors for value in vector]
+
+
+def compiled() -> Kernels:
+    """The compiled kernels (compiled, or loaded from the cache, here)."""
+    background.compile_here()
+    return own()
+
+
+def test_this_pygame_keeps_a_vector2_where_the_kernels_read_it() -> None:
+    # The layout every read below relies on; if a pygame release changed it, the stages would
+    # read from Python (correct, slower) and this test says so.
+    assert kernel_storage.layout_holds()
+
+
+@compiled_only
+def test_the_compiled_kernels_read_vectors_through_it() -> None:
+    assert compiled().gather is not None and plain().gather is None
+
+
+@compiled_only
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(doubles, doubles), max_size=40))
+def test_a_compiled_read_gives_the_bits_python_reads(pairs: list[tuple[float, float]]) -> None:
+    vectors = VectorList(Vector2(x, y) for x, y in pairs)
+    if pairs:
+        vectors[0].x = -0.0  # (changed in place, as Movement changes them)
+    read = storage.gathered(vectors, compiled())
+    assert read is not None and read.shape == (len(pairs), 2)
+    assert bits(read) == bits(read_vectors(vectors)) == bits_of(vectors)
+
+
+@compiled_only
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(doubles, doubles), min_size=1, max_size=30), st.data())
+def test_a_compiled_write_sets_the_vectors_picked_and_no_other(pairs: list[tuple[float, float]],
+                                                                data: st.DataObject) -> None:
+    vectors = VectorList(Vector2(x, y) for x, y in pairs)
+    before = bits_of(vectors)
+    picks = sorted(data.draw(st.sets(st.integers(0, len(pairs) - 1))))
+    values = np.array(data.draw(st.lists(st.tuples(doubles, doubles), min_size=len(picks), max_size=len(picks))),
+                      float).reshape(-1, 2)
+    storage.write(vectors, np.array(picks, np.int64), values, compiled())
+    expected = list(before)
+    for pick, row in zip(picks, values.tolist()):
+        expected[2 * pick:2 * pick + 2] = bits(np.array(row))
+    assert bits_of(vectors) == expected
+
+
+def test_a_write_from_python_sets_the_same_vectors() -> None:
+    vectors = VectorList([Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)])
+    storage.write(vectors, np.array([2, 0], np.int64), np.array([[-0.0, math.inf], [7.5, -8.25]]), plain())
+    assert [tuple(v) for v in vectors] == [(7.5, -8.25), (3, 4), (-0.0, math.inf)]
+    assert math.copysign(1.0, vectors[2].x) == -1.0
+    assert storage.gathered(vectors, plain()) is None  # (the plain copy reads nothing itself)
+
+
+@compiled_only
+def test_a_plain_list_is_read_from_python() -> None:
+    # Only a VectorList keeps its addresses, so only one is read by address.
+    assert storage.gathered([Vector2(1, 2)], compiled()) is None
+    assert bits(storage.read([Vector2(1, 2)])) == bits(np.array([[1.0, 2.0]]))
+
+
+@compiled_only
+@pytest.mark.parametrize("scene", ["platformer", "shooter", "arena"])
+def test_a_step_is_the_same_read_through_the_kernels_or_from_python(monkeypatch: pytest.MonkeyPatch,
+                                                                    scene: str) -> None:
+    compiled()
+    layouts = {"platformer": lambda: scenes.platformer(60), "shooter": lambda: scenes.shooter(60),
+               "arena": lambda: scenes.arena_scene(60)}
+    results = []
+    for kernels in (own(), dataclasses.replace(own(), coordinates=None, gather=None, scatter=None)):
+        monkeypatch.setattr(background, "kernels", lambda kernels=kernels: kernels)
+        world, _, _ = scenes.build_world(layouts[scene](), True)
+        for _ in range(40):
+            world.step(1 / 60)
+        results.append((bits_of([transform.position for _, transform in world.get_component(Transform)]),
+                        bits_of([body.velocity for _, body in world.get_component(Physics)])))
+        world.close()
+    assert results[0] == results[1]
