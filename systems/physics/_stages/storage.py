@@ -45,6 +45,11 @@ def read(vectors: list[Vector2]) -> np.ndarray:
 def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels: Kernels | None = None) -> None:
     """Set ``vectors[picks[k]]`` to ``values[k]`` (an (m, 2) float array) for every k, through
     ``kernels`` (default those running now) where they write vectors."""
+    # Checked here, where a mistake is an error: the kernel writes to memory by address.
+    if values.shape != (len(picks), 2):
+        raise ValueError(f"values: {len(picks)} vectors' (x, y) expected, got shape {values.shape}")
+    if len(picks) and (int(picks.min()) < 0 or int(picks.max()) >= len(vectors)):
+        raise IndexError(f"picks: rows {int(picks.min())} to {int(picks.max())} of {len(vectors)} vectors")
     kernels = kernels or background.kernels()
     addresses = _addresses(vectors, kernels)
     if addresses is not None and kernels.scatter is not None:

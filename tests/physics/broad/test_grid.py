@@ -9,7 +9,7 @@ from hypothesis import given
 from pygame import Vector2
 from hypothesis import strategies as st
 
-from components import ALL, Collider, ColliderType, Shape, Side, Transform
+from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from helpers import DT, box, position, run, velocity, wall
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 
@@ -270,6 +270,21 @@ def _offset(world, floor, crate):
     world.component_for_entity(floor, Collider).offset.y = 500.0  # in place
 
 
+def _shrink_assigned(world, floor, crate):
+    world.component_for_entity(floor, Collider).size = (10.0, 20.0)  # a new vector: the same change
+
+
+def _offset_assigned(world, floor, crate):
+    world.component_for_entity(floor, Collider).offset = (0.0, 500.0)
+
+
+def _offset_after_another_assignment(world, floor, crate):
+    # A vector assigned elsewhere (the lists of every vector are made again), then the floor's
+    # offset changed in place in the same pause.
+    world.component_for_entity(crate, Physics).velocity = (0.0, 0.0)
+    world.component_for_entity(floor, Collider).offset.y = 500.0
+
+
 def _trigger(world, floor, crate):
     world.component_for_entity(floor, Collider).type = ColliderType.TRIGGER
 
@@ -287,7 +302,8 @@ def _category(world, floor, crate):
     world.component_for_entity(floor, Collider).category = 2  # ... which the floor now is
 
 
-@pytest.mark.parametrize("change", [_shrink, _offset, _trigger, _mask, _one_way_down, _category])
+@pytest.mark.parametrize("change", [_shrink, _offset, _shrink_assigned, _offset_assigned,
+                                    _offset_after_another_assignment, _trigger, _mask, _one_way_down, _category])
 def test_a_floor_changed_between_steps_stops_holding_what_rests_on_it(make_world, change):
     # A 10 px box at rest on a floor at y = 100 (x ∈ [0, 200]); once the
     # floor no longer holds it, it falls freely: semi-implicit Euler from

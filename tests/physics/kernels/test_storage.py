@@ -115,3 +115,16 @@ def test_a_step_is_the_same_read_through_the_kernels_or_from_python(monkeypatch:
                         bits_of([body.velocity for _, body in world.get_component(Physics)])))
         world.close()
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("picks, values", [([3], [[1.0, 2.0]]), ([-1], [[1.0, 2.0]]), ([0, 1], [[1.0, 2.0]]),
+                                           ([0], [[1.0, 2.0, 3.0]])])
+def test_a_write_outside_the_list_is_refused_before_anything_is_written(picks: list[int],
+                                                                        values: list[list[float]]) -> None:
+    # The compiled write goes to memory by address: a pick past the list, or values of the wrong
+    # shape, must be an error, never a write somewhere else.
+    vectors = VectorList([Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)])
+    for kernels in (own(), plain()):
+        with pytest.raises((IndexError, ValueError)):
+            storage.write(vectors, np.array(picks, np.int64), np.array(values, float), kernels)
+        assert [tuple(v) for v in vectors] == [(1, 2), (3, 4), (5, 6)]
