@@ -4,7 +4,8 @@ The components check what is assigned to them (``components._checks``); a Vector
 place (``transform.position.x = nan``, ``collider.size.update(0, 0)``) is not seen. So every
 step begins by checking every Transform's position and previous position, every Physics'
 velocity and every Collider's offset and size: finite, sizes above 0, and a CIRCLE's size
-square. The error names the entity and the field.
+square. The error names the entity and the field. It also refuses one Transform or Physics
+object added to two entities (esper allows it): both would be one body's place or velocity.
 
 The check reads only the vectors, from lists of them it keeps (``Kept`` with ``vectors``): made
 again when an entity or a component was added or removed (esper hands back other lists of
@@ -62,14 +63,27 @@ class _Listed:
 class VectorCheck:
     """The check (``check``), and the vectors it keeps listed from step to step."""
 
-    __slots__ = ("_listed",)
+    __slots__ = ("_listed", "_unshared")
 
     def __init__(self) -> None:
         self._listed = Kept(_Listed.of, vectors=True)
+        self._unshared: tuple[object, ...] = ()  # esper's lists last found to share no component
+
+    def _check_unshared(self, world: WorldLike) -> None:
+        """Raise ``ValueError`` naming both entities if one Transform or one Physics object is
+        on two entities (looked for again when a component was added or removed)."""
+        transforms, physics = world.get_component(Transform), world.get_component(Physics)
+        if len(self._unshared) == 2 and self._unshared[0] is transforms and self._unshared[1] is physics:
+            return
+        _refuse_shared(Transform, transforms)
+        _refuse_shared(Physics, physics)
+        self._unshared = transforms, physics
 
     def check(self, world: WorldLike) -> None:
         """Raise ``ValueError`` naming the entity and the field if a vector of ``world``'s
-        components is not finite, a size is not above 0 or a CIRCLE's size is not square."""
+        components is not finite, a size is not above 0 or a CIRCLE's size is not square, and
+        naming both entities if one Transform or one Physics is on two."""
+        self._check_unshared(world)
         listed = self._listed(world.get_component(Transform), world.get_component(Physics),
                               world.get_component(Collider))
         if not _all_good(listed):
@@ -79,6 +93,20 @@ class VectorCheck:
             if size[0] != size[1]:
                 raise ValueError(f"entity {entity}: Collider.size is {tuple(size)}, set in place since the last "
                                  f"step; a CIRCLE's must be square (d, d)")
+
+
+def _refuse_shared(kind: type, members: list[tuple[int, Any]]) -> None:
+    """Raise if one ``kind`` component object is on two entities of esper's (entity,
+    component) list: a body's place and velocity are its own, and Movement moves each
+    entity's once a step. (A Collider may be shared: it only describes a shape.)"""
+    if len({id(component) for _, component in members}) == len(members):
+        return
+    owners: dict[int, int] = {}
+    for entity, component in sorted(members, key=lambda row: row[0]):
+        owner = owners.setdefault(id(component), entity)
+        if owner != entity:
+            raise ValueError(f"entities {owner} and {entity} share one {kind.__name__} object; each entity needs "
+                             f"its own (make one {kind.__name__} per entity)")
 
 
 def _all_good(listed: _Listed) -> bool:

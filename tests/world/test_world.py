@@ -364,3 +364,31 @@ def test_a_size_set_to_zero_in_place_is_caught_by_the_next_step(width, height):
     axis = "x" if width == 0 else "y"
     with pytest.raises(ValueError, match=rf"entity {crate}\b.*Collider\.size\.{axis}.*> 0"):
         world.step(DT)
+
+
+@pytest.mark.parametrize("kind", [Transform, Physics])
+def test_one_transform_or_physics_on_two_entities_is_refused_before_anything_moves(kind):
+    # esper lets one component object be added to two entities; a Transform or a Physics is one
+    # body's place or velocity, so the step refuses it, naming both, and moves nothing.
+    world = World(gravity=(0, 980))
+    first = box(world, 0, 0, velocity=(60, 0))
+    second = box(world, 100, 0)
+    world.add_component(second, world.component_for_entity(first, kind))
+    before = [tuple(position(world, entity)) for entity in (first, second)]
+    with pytest.raises(ValueError, match=rf"^entities {first} and {second} share one {kind.__name__} object"):
+        world.step(DT)
+    assert [tuple(position(world, entity)) for entity in (first, second)] == before
+    # Given its own, the second steps, and each moves by its own velocity: x += v·dt.
+    world.add_component(second, Transform((100, 0)) if kind is Transform else Physics())
+    world.step(DT)
+    assert position(world, first).x == pytest.approx(60 * DT)
+    assert position(world, second).x == pytest.approx(100.0)
+
+
+def test_one_collider_on_many_entities_is_fine():
+    # A Collider only describes a shape: bullets may share one.
+    world = World()
+    shape = Collider((4, 4))
+    bullets = [world.create_entity(Transform((20.0 * k, 0)), shape, Physics((120, 0))) for k in range(3)]
+    world.step(DT)
+    assert [position(world, bullet).x for bullet in bullets] == pytest.approx([20.0 * k + 2 for k in range(3)])

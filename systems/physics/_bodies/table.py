@@ -91,6 +91,10 @@ class VectorList(list[Vector2]):
         super().__init__(vectors)
         self.addresses: np.ndarray | None = None
 
+    def __reduce__(self) -> tuple[type[VectorList], tuple[list[Vector2]]]:
+        # A copy or a pickle holds other vectors: never these addresses.
+        return VectorList, (list(self),)
+
 
 #: How a stage reads a list of Vector2s into an (n, 2) array (``read_vectors``, or the
 #: compiled read of ``systems.physics._stages.storage``: the same bits).

@@ -20,6 +20,7 @@ widened boxes and new partners.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -102,8 +103,8 @@ class Resolver:
         # Where the core's positions and velocities go back to: every body's position, and the
         # velocity of each with Physics (``Columns.moving``), kept while no vector is assigned.
         self._positions = Kept(lambda transforms: VectorList([body.position for body in transforms]), vectors=True)
-        self._physics_velocities = Kept(lambda physics: VectorList([body.velocity for body in physics if body]),
-                                        vectors=True)
+        self._physics_velocities = Kept(
+            lambda physics: VectorList([body.velocity for body in physics if body is not None]), vectors=True)
         self._warned = False
 
     def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
@@ -118,14 +119,14 @@ class Resolver:
         if self._level is None or self._level[0] is not level:
             self._level = level, _codes([collision.columns.colliders[row] for row in level.rows.tolist()])
         sweeps = step.continuous and step.dt > 0
+        kernels = self.kernels or background.kernels()
         with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
             verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
             parameters = _parameters(step, self.max_subdivisions, sweeps)
             tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),
-                                        bool(memory.grounded))
+                                        bool(memory.grounded), kernels)
             squeezes = _squeezes(collision, memory.squeezes)
             grounded = _grounded(collision, memory.grounded)
-        kernels = self.kernels or background.kernels()
         pairs = collision.pair_rows()
         buffers = k.buffers_for(self._buffers, len(pairs), len(tables[0]))
         while True:
@@ -151,21 +152,21 @@ class Resolver:
             else:
                 break
             tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),  # (run: changed)
-                                        bool(memory.grounded))
+                                        bool(memory.grounded), kernels)
         self._buffers = buffers
         with timed(f"{name}.push_out"):
-            return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step)
+            return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step, kernels)
 
     def _scatter(self, collision: Found, state: Resolution, memory: Memory, tables: tuple[np.ndarray, np.ndarray],
                  status: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], events: tuple[np.ndarray, ...],
-                 buffers: tuple[Any, ...], step: StepContext) -> Resolved:
+                 buffers: tuple[Any, ...], step: StepContext, kernels: Kernels) -> Resolved:
         """What the run found back to the components, the Bodies, the Resolution and the grid,
         and its warnings logged."""
         table, ints = tables
         entities = collision.columns.entities
         columns = collision.columns
         _scatter(collision, table, ints, state, self._positions(columns.transforms),
-                 self._physics_velocities(columns.physics))
+                 self._physics_velocities(columns.physics), kernels)
         _record(entities, contacts, int(status[t.CONTACTS]), state)
         memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
         met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
@@ -267,7 +268,7 @@ class _Tables:
         self._run: slice | None = None  # the movers' rows when they are one run of rows
 
     def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
-              pulled: bool, snapping: bool) -> tuple[np.ndarray, np.ndarray]:
+              pulled: bool, snapping: bool, kernels: Kernels | None = None) -> tuple[np.ndarray, np.ndarray]:
         """The tables at the start of the step: level geometry as last read (``level_codes``,
         ``_codes`` of its colliders), the rest read from the components (``riders``: the rows
         of the bodies carried this step and their carry and frame, ``StepContext.riders``;
@@ -281,7 +282,7 @@ class _Tables:
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
         arrays = read_arrays(columns, self._selection, known, self._materials(self._selection),
-                             self._velocities(self._selection.movers), storage.read)
+                             self._velocities(self._selection.movers), functools.partial(storage.read, kernels=kernels))
         codes = self._codes(self._selection.colliders, collision.mover_kinds)
         filed = collision.filed_boxes()[movers]
         if run is not None:  # level geometry's rows from the template, the movers' read in place
@@ -378,7 +379,7 @@ def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
 
 
 def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resolution, positions: list[Vector2],
-             velocities: list[Vector2]) -> None:
+             velocities: list[Vector2], kernels: Kernels | None = None) -> None:
     """Velocities, positions, crushed bodies and riders back to the components (every body's
     ``positions``, and the ``velocities`` of those with Physics, in entity order), the Bodies
     made so far and the Resolution. (Arrays are handed to Python a column at a time: a list per
@@ -386,10 +387,11 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resol
     columns, bodies = collision.columns, collision.bodies
     flags = ints[:, t.FLAGS]
     touched = np.flatnonzero(flags & t.TOUCHED)
-    assert (flags[touched] & t.PHYSICS).all()  # only bodies with Physics change velocity
-    storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1])
+    if not (flags[touched] & t.PHYSICS).all():  # (each velocity goes to the body of its row, by row)
+        raise RuntimeError("the core changed the velocity of a body without Physics")
+    storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1], kernels)
     moved = np.flatnonzero((ints[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
-    storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1])
+    storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1], kernels)
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
     entities = columns.entities

@@ -27,6 +27,8 @@ def gathered(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarr
     """``vectors`` as an (n, 2) array read by the compiled kernels (``kernels``, default those
     running now), or None where they don't read them (the kernels not compiled, or not a
     ``VectorList``)."""
+    if not vectors:  # (nothing to read: no kernel asked for, none compiled for it)
+        return np.empty((0, 2))
     kernels = kernels or background.kernels()
     addresses = _addresses(vectors, kernels)
     if addresses is None or kernels.gather is None:
@@ -36,9 +38,10 @@ def gathered(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarr
     return out
 
 
-def read(vectors: list[Vector2]) -> np.ndarray:
-    """``vectors`` as an (n, 2) array: compiled (``gathered``) or from Python."""
-    values = gathered(vectors)
+def read(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarray:
+    """``vectors`` as an (n, 2) array: compiled (``gathered``, by ``kernels``, default those
+    running now) or from Python."""
+    values = gathered(vectors, kernels)
     return read_vectors(vectors) if values is None else values
 
 
@@ -50,6 +53,8 @@ def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels
         raise ValueError(f"values: {len(picks)} vectors' (x, y) expected, got shape {values.shape}")
     if len(picks) and (int(picks.min()) < 0 or int(picks.max()) >= len(vectors)):
         raise IndexError(f"picks: rows {int(picks.min())} to {int(picks.max())} of {len(vectors)} vectors")
+    if not len(picks):
+        return
     kernels = kernels or background.kernels()
     addresses = _addresses(vectors, kernels)
     if addresses is not None and kernels.scatter is not None:

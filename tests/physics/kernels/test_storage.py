@@ -8,8 +8,10 @@ or from Python (where the layout doesn't hold, or the kernels are not compiled).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import math
+import pickle
 import struct
 
 import numpy as np
@@ -128,3 +130,13 @@ def test_a_write_outside_the_list_is_refused_before_anything_is_written(picks: l
         with pytest.raises((IndexError, ValueError)):
             storage.write(vectors, np.array(picks, np.int64), np.array(values, float), kernels)
         assert [tuple(v) for v in vectors] == [(1, 2), (3, 4), (5, 6)]
+
+
+@pytest.mark.parametrize("duplicate", [copy.copy, copy.deepcopy, lambda vectors: pickle.loads(pickle.dumps(vectors))])
+def test_a_copied_vector_list_never_keeps_the_addresses_of_the_original(duplicate) -> None:  # type: ignore[no-untyped-def]
+    # A copy holds other vectors (or will be read again): the addresses must be found anew.
+    vectors = VectorList([Vector2(1, 2), Vector2(3, 4)])
+    vectors.addresses = np.array([1, 2], np.int64)  # (as a read would leave them)
+    copied = duplicate(vectors)
+    assert isinstance(copied, VectorList) and copied.addresses is None
+    assert [tuple(v) for v in copied] == [(1, 2), (3, 4)]
