@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import esper
-import numpy as np
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform
 from components import limits
 from systems.physics._bodies.kept import Kept
-from systems.physics._bodies.table import VectorList
 from systems.physics._shapes.geometry import Box, axis_overlap
 from systems.physics._solver.riders import STANDING_REACH, platform_frame
-from systems.physics._stages import storage
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems._world import WorldLike
 
@@ -49,64 +44,12 @@ def _start_box(transform: Transform, collider: Collider) -> Box:
     return start[0] + offset[0], start[1] + offset[1], size[0], size[1]
 
 
-@dataclass(frozen=True, slots=True)
-class _Movers:
-    """What Movement reads of the moving entities, listed from esper's (Transform, Physics)
-    rows and kept while none of their fields is assigned (``Kept``): their positions, previous
-    positions and velocities (``VectorList``), and a row each of their gravity scale (0 for a
-    STATIC collider: a moving platform moves only by its own velocity) and speed cap (px/s,
-    infinite without)."""
-
-    positions: VectorList
-    previous: VectorList
-    velocities: VectorList
-    scales: np.ndarray
-    caps: np.ndarray
-
-    @classmethod
-    def of(cls, rows: list[tuple[int, tuple[Transform, Physics]]],
-           typed: list[tuple[int, tuple[Collider, Physics]]]) -> _Movers:
-        """The movers of esper's rows of (Transform, Physics); ``typed``: its rows of
-        (Collider, Physics), whose STATICs gravity doesn't pull."""
-        types = [collider.type for _, (collider, _) in typed]
-        statics = {entity for (entity, _), kind in zip(typed, types) if kind is _STATIC} if _STATIC in types else set()
-        bodies = [physics for _, (_, physics) in rows]
-        scales = np.array([body.gravity_scale for body in bodies], float).reshape(-1)
-        if statics:
-            scales[[entity in statics for entity, _ in rows]] = 0.0
-        caps = [body.max_speed for body in bodies]
-        return cls(VectorList([transform.position for _, (transform, _) in rows]),
-                   VectorList([transform.previous_position for _, (transform, _) in rows]),
-                   VectorList([body.velocity for body in bodies]), scales,
-                   np.array([math.inf if cap is None else cap for cap in caps], float).reshape(-1))
-
-
-def _pull(velocity: np.ndarray, scales: np.ndarray, gx: float, gy: float) -> np.ndarray:
-    """Add gravity's pull over the step, (gx, gy) = gravity · dt (px/s), times each row's
-    gravity scale to the velocities ((n, 2), px/s) it pulls: under gravity, those of a scale
-    other than 0. Returns which rows it changed."""
-    if not (gx or gy):
-        return np.zeros(len(velocity), bool)
-    pulled: np.ndarray = scales != 0.0
-    velocity[pulled] += np.column_stack((gx * scales[pulled], gy * scales[pulled]))
-    return pulled
-
-
-def _cap(velocity: np.ndarray, caps: np.ndarray) -> np.ndarray:
-    """Scale each velocity ((n, 2), px/s) faster than its row's cap (px/s) to it, and any other
-    faster than the world's (``limits.MAX_SPEED``) to that, by pygame's ``scale_to_length``
-    (rarely needed: a Vector2 each). Returns which rows it changed."""
-    vx, vy = velocity[:, 0], velocity[:, 1]
-    squared = vx * vx + vy * vy
-    capped = squared > caps * caps
-    # (Within the box of half-side _SAFE a speed is under the world's cap without its length.)
-    outside = ~((-_SAFE <= vx) & (vx <= _SAFE) & (-_SAFE <= vy) & (vy <= _SAFE))
-    scaled: np.ndarray = capped | (outside & (squared > limits.MAX_SPEED * limits.MAX_SPEED))
-    for row in np.flatnonzero(scaled).tolist():
-        vector = Vector2(velocity[row, 0], velocity[row, 1])
-        vector.scale_to_length(caps[row] if capped[row] else limits.MAX_SPEED)
-        velocity[row] = vector
-    return scaled
+def _statics_of(rows: list[tuple[int, tuple[Collider, Physics]]]) -> set[int]:
+    """The entities of esper's (Collider, Physics) rows whose collider is STATIC."""
+    types = [collider.type for _, (collider, _) in rows]
+    if _STATIC not in types:  # (the usual case: one scan in C)
+        return set()
+    return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
 
 
 class MovementSystem(esper.Processor):
@@ -131,7 +74,7 @@ class MovementSystem(esper.Processor):
         self.memory = Memory() if memory is None else memory
         # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
         self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
-        self._movers = Kept(_Movers.of, vectors=True)
+        self._statics = Kept(_statics_of)
         if gravity is not None:
             self.gravity = gravity
 
@@ -146,17 +89,38 @@ class MovementSystem(esper.Processor):
 
     def process(self, dt: float) -> None:
         """Advance every moving entity by ``dt`` seconds, then carry riders."""
-        movers = self._movers(self.world.get_components(Transform, Physics),
-                              self.world.get_components(Collider, Physics))
-        if len(movers.positions):
-            gravity = self.memory.gravity
-            position, velocity = storage.read(movers.positions), storage.read(movers.velocities)
-            changed = _pull(velocity, movers.scales, gravity.x * dt, gravity.y * dt) | _cap(velocity, movers.caps)
-            every = np.arange(len(position))
-            storage.write(movers.previous, every, position)
-            storage.write(movers.positions, every, position + velocity * dt)
-            storage.write(movers.velocities, every[changed], velocity[changed])
+        gravity = self.memory.gravity
+        gx = gravity.x * dt
+        gy = gravity.y * dt
+        pulled = bool(gx or gy)
+        statics = self._static_entities() if pulled else set()
+        pull = Vector2(gx, gy)  # (gravity · dt, what a body of gravity scale 1 gains)
+        # This loop runs for every body: each Vector2 is changed in place by one C call where
+        # one does (``+=``, a slice), which costs less than setting it by index.
+        for entity, (transform, physics) in self.world.get_components(Transform, Physics):
+            position = transform.position
+            transform.previous_position[:] = position
+            velocity = physics.velocity
+            if pulled and (scale := physics.gravity_scale) and entity not in statics:
+                if scale == 1.0:
+                    velocity += pull
+                else:
+                    velocity[:] = velocity[0] + gx * scale, velocity[1] + gy * scale
+            # Read by index: a Vector2's ``x`` costs twice as much (pygame's attribute lookup).
+            vx, vy = velocity[0], velocity[1]
+            cap = physics.max_speed
+            if cap is not None and vx * vx + vy * vy > cap * cap:
+                velocity.scale_to_length(cap)
+            elif not (-_SAFE <= vx <= _SAFE and -_SAFE <= vy <= _SAFE):  # rarely: the world's cap
+                if vx * vx + vy * vy > limits.MAX_SPEED * limits.MAX_SPEED:
+                    velocity.scale_to_length(limits.MAX_SPEED)
+            position += velocity * dt
         self._carry_riders()
+
+    def _static_entities(self) -> set[int]:
+        """Entities with Physics and a STATIC collider, i.e. moving platforms (read again
+        when a collider's type may have been assigned, ``Kept``)."""
+        return self._statics(self.world.get_components(Collider, Physics))
 
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step, and file the riders

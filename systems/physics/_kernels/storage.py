@@ -105,7 +105,13 @@ def gather(addresses: Any, out: Any) -> None:
 @_kernel
 def scatter(addresses: Any, picks: Any, values: Any) -> None:
     """Write ``values[k]`` ((m, 2) float64, x then y) into the Vector2 whose coordinates are at
-    ``addresses[picks[k]]``."""
+    ``addresses[picks[k]]``. A pick outside ``addresses``, or values of another shape, raise
+    before anything is written: this writes to memory by address."""
+    if values.shape[0] != picks.shape[0] or values.shape[1] != 2:
+        raise ValueError("scatter: values must hold an (x, y) for each pick")
+    for k in range(picks.shape[0]):
+        if picks[k] < 0 or picks[k] >= addresses.shape[0]:
+            raise IndexError("scatter: a pick outside the vectors")
     for k in range(picks.shape[0]):
         address = addresses[picks[k]]
         _put_double(address, values[k, 0])

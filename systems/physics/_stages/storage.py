@@ -20,13 +20,17 @@ from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.storage import HEADER
 
-__all__ = ["gathered", "read", "write"]
+__all__ = ["FEW", "gathered", "read", "write"]
+
+#: Lists of fewer vectors than this are read and written from Python: for so few, a compiled
+#: call's fixed cost is more than Python's per vector (benchmarks/README.md, "Game-like scenes").
+FEW = 64
 
 
 def gathered(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarray | None:
     """``vectors`` as an (n, 2) array read by the compiled kernels (``kernels``, default those
-    running now), or None where they don't read them (the kernels not compiled, or not a
-    ``VectorList``)."""
+    running now), or None where they don't read them (the kernels not compiled, not a
+    ``VectorList``, or fewer than ``FEW`` vectors)."""
     if not vectors:  # (nothing to read: no kernel asked for, none compiled for it)
         return np.empty((0, 2))
     kernels = kernels or background.kernels()
@@ -48,27 +52,28 @@ def read(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarray:
 def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels: Kernels | None = None) -> None:
     """Set ``vectors[picks[k]]`` to ``values[k]`` (an (m, 2) float array) for every k, through
     ``kernels`` (default those running now) where they write vectors."""
-    # Checked here, where a mistake is an error: the kernel writes to memory by address.
-    if values.shape != (len(picks), 2):
-        raise ValueError(f"values: {len(picks)} vectors' (x, y) expected, got shape {values.shape}")
-    if len(picks) and (int(picks.min()) < 0 or int(picks.max()) >= len(vectors)):
-        raise IndexError(f"picks: rows {int(picks.min())} to {int(picks.max())} of {len(vectors)} vectors")
-    if not len(picks):
+    if not len(picks) and not len(values):
         return
     kernels = kernels or background.kernels()
     addresses = _addresses(vectors, kernels)
-    if addresses is not None and kernels.scatter is not None:
+    if addresses is not None and kernels.scatter is not None:  # (it refuses a pick outside, or a bad shape)
         kernels.scatter(addresses, picks, np.ascontiguousarray(values, float))
         return
+    if values.shape != (len(picks), 2):
+        raise ValueError(f"values: {len(picks)} vectors' (x, y) expected, got shape {values.shape}")
+    rows = picks.tolist()
+    if rows and (min(rows) < 0 or max(rows) >= len(vectors)):  # (before any write; -1 would count from the end)
+        raise IndexError(f"picks: rows {min(rows)} to {max(rows)} of {len(vectors)} vectors")
     # Set by index: a third of ``update``'s cost (no argument parsing).
-    for vector, x, y in zip(map(vectors.__getitem__, picks.tolist()), values[:, 0].tolist(), values[:, 1].tolist()):
+    for vector, x, y in zip(map(vectors.__getitem__, rows), values[:, 0].tolist(), values[:, 1].tolist()):
         vector[0] = x
         vector[1] = y
 
 
 def _addresses(vectors: list[Vector2], kernels: Kernels) -> np.ndarray | None:
-    """Where the coordinates of a ``VectorList``'s vectors are (found once per list), or None."""
-    if kernels.coordinates is None or not isinstance(vectors, VectorList):
+    """Where the coordinates of a ``VectorList``'s vectors are (found once per list), or None
+    where the kernels don't read them or the list is short (``FEW``)."""
+    if kernels.coordinates is None or not isinstance(vectors, VectorList) or len(vectors) < FEW:
         return None
     if vectors.addresses is None:
         found = np.empty(len(vectors), np.int64)

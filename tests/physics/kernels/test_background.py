@@ -176,7 +176,7 @@ def test_the_entry_points_hold_every_call_the_stages_make(state: None, monkeypat
     recording = dataclasses.replace(copy, **{name: recorded(getattr(copy, name)) for name in names})
     monkeypatch.setattr(background, "own", lambda: recording)
     for make in (arena, crates):
-        world = make(5)
+        world = make(5, 80)  # (past storage.FEW: the storage kernels run too)
         for _ in range(10):
             world.step(1 / 60)
             world.collision.bodies[5]  # (a Body made, as handlers and queries make them: its partners)

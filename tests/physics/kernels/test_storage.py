@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from pygame import Vector2
 
 from benchmarks import scenes
-from components import Physics, Transform
+from components import Collider, Physics, Transform
+from ecs import World
 from systems.physics._bodies.table import VectorList, read_vectors
 from systems.physics._kernels import background, jit, storage as kernel_storage
 from systems.physics._kernels.plain import Kernels, own, plain
@@ -58,7 +59,7 @@ def test_the_compiled_kernels_read_vectors_through_it() -> None:
 
 @compiled_only
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(doubles, doubles), max_size=40))
+@given(st.lists(st.tuples(doubles, doubles), min_size=storage.FEW, max_size=storage.FEW + 40))
 def test_a_compiled_read_gives_the_bits_python_reads(pairs: list[tuple[float, float]]) -> None:
     vectors = VectorList(Vector2(x, y) for x, y in pairs)
     if pairs:
@@ -70,7 +71,7 @@ def test_a_compiled_read_gives_the_bits_python_reads(pairs: list[tuple[float, fl
 
 @compiled_only
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(doubles, doubles), min_size=1, max_size=30), st.data())
+@given(st.lists(st.tuples(doubles, doubles), min_size=storage.FEW, max_size=storage.FEW + 30), st.data())
 def test_a_compiled_write_sets_the_vectors_picked_and_no_other(pairs: list[tuple[float, float]],
                                                                 data: st.DataObject) -> None:
     vectors = VectorList(Vector2(x, y) for x, y in pairs)
@@ -94,10 +95,13 @@ def test_a_write_from_python_sets_the_same_vectors() -> None:
 
 
 @compiled_only
-def test_a_plain_list_is_read_from_python() -> None:
-    # Only a VectorList keeps its addresses, so only one is read by address.
-    assert storage.gathered([Vector2(1, 2)], compiled()) is None
-    assert bits(storage.read([Vector2(1, 2)])) == bits(np.array([[1.0, 2.0]]))
+def test_a_plain_list_or_a_short_one_is_read_from_python() -> None:
+    # Only a VectorList keeps its addresses, so only one is read by address; and only a long one.
+    many = [Vector2(k, -k) for k in range(storage.FEW)]
+    assert storage.gathered(many, compiled()) is None
+    assert storage.gathered(VectorList(many[1:]), compiled()) is None
+    assert storage.gathered(VectorList(many), compiled()) is not None
+    assert bits(storage.read(many)) == bits(np.array([[k, -k] for k in range(storage.FEW)], float))
 
 
 @compiled_only
@@ -105,8 +109,8 @@ def test_a_plain_list_is_read_from_python() -> None:
 def test_a_step_is_the_same_read_through_the_kernels_or_from_python(monkeypatch: pytest.MonkeyPatch,
                                                                     scene: str) -> None:
     compiled()
-    layouts = {"platformer": lambda: scenes.platformer(60), "shooter": lambda: scenes.shooter(60),
-               "arena": lambda: scenes.arena_scene(60)}
+    layouts = {"platformer": lambda: scenes.platformer(150), "shooter": lambda: scenes.shooter(150),
+               "arena": lambda: scenes.arena_scene(150)}
     results = []
     for kernels in (own(), dataclasses.replace(own(), coordinates=None, gather=None, scatter=None)):
         monkeypatch.setattr(background, "kernels", lambda kernels=kernels: kernels)
@@ -119,17 +123,19 @@ def test_a_step_is_the_same_read_through_the_kernels_or_from_python(monkeypatch:
     assert results[0] == results[1]
 
 
-@pytest.mark.parametrize("picks, values", [([3], [[1.0, 2.0]]), ([-1], [[1.0, 2.0]]), ([0, 1], [[1.0, 2.0]]),
+@pytest.mark.parametrize("picks, values", [(["end"], [[1.0, 2.0]]), ([-1], [[1.0, 2.0]]), ([0, 1], [[1.0, 2.0]]),
                                            ([0], [[1.0, 2.0, 3.0]])])
-def test_a_write_outside_the_list_is_refused_before_anything_is_written(picks: list[int],
+def test_a_write_outside_the_list_is_refused_before_anything_is_written(picks: list[object],
                                                                         values: list[list[float]]) -> None:
     # The compiled write goes to memory by address: a pick past the list, or values of the wrong
     # shape, must be an error, never a write somewhere else.
-    vectors = VectorList([Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)])
-    for kernels in (own(), plain()):
-        with pytest.raises((IndexError, ValueError)):
-            storage.write(vectors, np.array(picks, np.int64), np.array(values, float), kernels)
-        assert [tuple(v) for v in vectors] == [(1, 2), (3, 4), (5, 6)]
+    for count in (3, storage.FEW):  # from Python, and by address
+        vectors = VectorList([Vector2(k, k) for k in range(count)])
+        rows = np.array([count if pick == "end" else pick for pick in picks], np.int64)
+        for kernels in (compiled() if jit.COMPILED else plain(), plain()):
+            with pytest.raises((IndexError, ValueError)):
+                storage.write(vectors, rows, np.array(values, float), kernels)
+            assert [tuple(v) for v in vectors] == [(k, k) for k in range(count)]
 
 
 @pytest.mark.parametrize("duplicate", [copy.copy, copy.deepcopy, lambda vectors: pickle.loads(pickle.dumps(vectors))])
@@ -140,3 +146,25 @@ def test_a_copied_vector_list_never_keeps_the_addresses_of_the_original(duplicat
     copied = duplicate(vectors)
     assert isinstance(copied, VectorList) and copied.addresses is None
     assert [tuple(v) for v in copied] == [(1, 2), (3, 4)]
+
+
+@compiled_only
+def test_vectors_assigned_between_steps_are_the_ones_read_and_written_by_address() -> None:
+    # Enough bodies for the compiled reads and writes (storage.FEW). An assigned vector is a new
+    # object: the lists, and the addresses found for them, are made again, so the step moves the
+    # new vectors, and the old ones, no longer the components', are left alone.
+    compiled()
+    world = World()
+    bodies = [world.create_entity(Transform((40.0 * k, 0.0)), Collider((8, 8)), Physics((60.0, 0.0)))
+              for k in range(storage.FEW + 6)]
+    world.step(1 / 60)
+    chosen = bodies[7]
+    transform, physics = world.component_for_entity(chosen, Transform), world.component_for_entity(chosen, Physics)
+    old_position, old_velocity = transform.position, physics.velocity
+    transform.position = (1000.0, 500.0)
+    physics.velocity = (-120.0, 30.0)
+    world.step(1 / 60)
+    assert tuple(transform.position) == (1000.0 - 120.0 / 60, 500.0 + 30.0 / 60)  # x += v·dt
+    assert tuple(old_position) == (40.0 * 7 + 1.0, 0.0) and tuple(old_velocity) == (60.0, 0.0)
+    assert world.component_for_entity(bodies[8], Transform).position.x == 40.0 * 8 + 2.0
+    world.close()
