@@ -6,8 +6,8 @@ the core changed. From Python each vector costs two float objects; the storage k
 (``systems.physics._kernels.storage``) read and write the doubles where pygame keeps them,
 for the vectors of a ``VectorList``, whose addresses they find once per list. Where those
 kernels don't run (``ECS_ARCADE_JIT=0``, no numba, a Game's first run while they compile,
-a pygame laid out otherwise), the same vectors are read and written from Python: the same
-doubles either way, so the same bits.
+a pygame laid out otherwise), and for lists shorter than ``FEW``, the same vectors are read
+and written from Python: the same doubles either way, so the same bits.
 """
 
 from __future__ import annotations
