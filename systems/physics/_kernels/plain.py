@@ -64,12 +64,14 @@ class Kernels:
 
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
     """The entry points of the copy whose modules are ``modules`` (by short name)."""
-    entry: dict[str, Callable[..., Any]] = {"grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
-             "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
-             "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
+    entry: dict[str, Callable[..., Any]] = {
+        "grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
+        "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
+        "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
     if not compiled:
         return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
-    located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather, "scatter": storage.scatter}
+    located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
+                                              "scatter": storage.scatter}
     return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
 
 

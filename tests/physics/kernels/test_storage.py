@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 import math
 import pickle
 import struct
@@ -139,7 +140,8 @@ def test_a_write_outside_the_list_is_refused_before_anything_is_written(picks: l
 
 
 @pytest.mark.parametrize("duplicate", [copy.copy, copy.deepcopy, lambda vectors: pickle.loads(pickle.dumps(vectors))])
-def test_a_copied_vector_list_never_keeps_the_addresses_of_the_original(duplicate) -> None:  # type: ignore[no-untyped-def]
+def test_a_copied_vector_list_never_keeps_the_addresses_of_the_original(
+        duplicate: Callable[[VectorList], VectorList]) -> None:
     # A copy holds other vectors (or will be read again): the addresses must be found anew.
     vectors = VectorList([Vector2(1, 2), Vector2(3, 4)])
     vectors.addresses = np.array([1, 2], np.int64)  # (as a read would leave them)
