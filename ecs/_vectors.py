@@ -97,8 +97,9 @@ class VectorCheck:
 
 def _refuse_shared(kind: type, members: list[tuple[int, Any]]) -> None:
     """Raise if one ``kind`` component object is on two entities of esper's (entity,
-    component) list: a body's place and velocity are its own, and Movement moves each
-    entity's once a step. (A Collider may be shared: it only describes a shape.)"""
+    component) list: a body's place and velocity are its own (shared, Movement would move one
+    once for each entity, and the core collide it with itself). (A Collider may be shared: it
+    only describes a shape.)"""
     if len({id(component) for _, component in members}) == len(members):
         return
     owners: dict[int, int] = {}
