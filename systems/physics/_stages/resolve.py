@@ -100,11 +100,8 @@ class Resolver:
         self._buffers: tuple[Any, ...] | None = None
         self._level: tuple[LevelRead, np.ndarray] | None = None
         self._tables = _Tables()
-        # Where the core's positions and velocities go back to: every body's position, and the
-        # velocity of each with Physics (``Columns.moving``), kept while no vector is assigned.
+        # Where the core's positions go back to: every body's, kept while no vector is assigned.
         self._positions = Kept(lambda transforms: VectorList([body.position for body in transforms]), vectors=True)
-        self._physics_velocities = Kept(
-            lambda physics: VectorList([body.velocity for body in physics if body is not None]), vectors=True)
         self._warned = False
 
     def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
@@ -165,8 +162,8 @@ class Resolver:
         table, ints = tables
         entities = collision.columns.entities
         columns = collision.columns
-        _scatter(collision, table, ints, state, self._positions(columns.transforms),
-                 self._physics_velocities(columns.physics), kernels)
+        _scatter(collision, table, ints, state, self._positions(columns.transforms), self._tables.velocities(),
+                 kernels)
         _record(entities, contacts, int(status[t.CONTACTS]), state)
         memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
         met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
@@ -303,6 +300,11 @@ class _Tables:
             carried, values = riders
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
+
+    def velocities(self) -> VectorList:
+        """The velocities of every body with Physics, in entity order (``Columns.moving``): the
+        movers' of the last ``start`` (level geometry has none), as read there."""
+        return self._velocities(self._selection.movers)
 
     def _make(self, collision: Found, level_codes: np.ndarray) -> None:
         """The template and working tables for the colliders and level geometry as read now."""
