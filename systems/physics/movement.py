@@ -7,23 +7,16 @@ from typing import Any, TypeVar
 import esper
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Transform
-from components import limits
-from systems.physics._bodies.kept import Kept
+from components import Collider, Physics, Transform
 from systems.physics._shapes.geometry import Box, axis_overlap
 from systems.physics._solver.riders import STANDING_REACH, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
+from systems.physics._stages.move import Move
 from systems._world import WorldLike
 
 __all__ = ["MovementSystem"]
 
-_STATIC = ColliderType.STATIC
 C = TypeVar("C")
-
-
-# px/s: a velocity with both components below this is under the world's
-# speed cap (limits.MAX_SPEED) without computing its length.
-_SAFE = limits.MAX_SPEED / 2**0.5
 
 
 def _standing(rider: Transform, rider_collider: Collider | None, platform: Transform,
@@ -44,14 +37,6 @@ def _start_box(transform: Transform, collider: Collider) -> Box:
     return start[0] + offset[0], start[1] + offset[1], size[0], size[1]
 
 
-def _statics_of(rows: list[tuple[int, tuple[Collider, Physics]]]) -> set[int]:
-    """The entities of esper's (Collider, Physics) rows whose collider is STATIC."""
-    types = [collider.type for _, (collider, _) in rows]
-    if _STATIC not in types:  # (the usual case: one scan in C)
-        return set()
-    return {entity for (entity, _), kind in zip(rows, types) if kind is _STATIC}
-
-
 class MovementSystem(esper.Processor):
     """Move every entity that has a Transform and Physics by its velocity.
 
@@ -59,7 +44,8 @@ class MovementSystem(esper.Processor):
     dt`` (not for STATIC colliders, which move only by their own velocity, e.g. moving
     platforms); the speed is clamped to ``max_speed`` (and always to the world's cap,
     ``limits.MAX_SPEED``); then ``position += velocity · dt`` (semi-implicit Euler, as in
-    the fizz collision tutorial). Last, each body that stood on a STATIC platform at the end
+    the fizz collision tutorial; the rule is ``systems.physics._kernels.motion.advance``, run
+    over every body in one compiled call where the kernels are compiled). Last, each body that stood on a STATIC platform at the end
     of the previous step (``memory.rides``, written by Response), and still stands within
     ``STANDING_REACH`` px of it, is moved by the platform's displacement (the README's
     moving platforms). ``gravity`` is in px/s², ``dt`` in seconds; it is ``memory.gravity``,
@@ -74,7 +60,7 @@ class MovementSystem(esper.Processor):
         self.memory = Memory() if memory is None else memory
         # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
         self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
-        self._statics = Kept(_statics_of)
+        self._move = Move()
         if gravity is not None:
             self.gravity = gravity
 
@@ -89,38 +75,9 @@ class MovementSystem(esper.Processor):
 
     def process(self, dt: float) -> None:
         """Advance every moving entity by ``dt`` seconds, then carry riders."""
-        gravity = self.memory.gravity
-        gx = gravity.x * dt
-        gy = gravity.y * dt
-        pulled = bool(gx or gy)
-        statics = self._static_entities() if pulled else set()
-        pull = Vector2(gx, gy)  # (gravity · dt, what a body of gravity scale 1 gains)
-        # This loop runs for every body: each Vector2 is changed in place by one C call where
-        # one does (``+=``, a slice), which costs less than setting it by index.
-        for entity, (transform, physics) in self.world.get_components(Transform, Physics):
-            position = transform.position
-            transform.previous_position[:] = position
-            velocity = physics.velocity
-            if pulled and (scale := physics.gravity_scale) and entity not in statics:
-                if scale == 1.0:
-                    velocity += pull
-                else:
-                    velocity[:] = velocity[0] + gx * scale, velocity[1] + gy * scale
-            # Read by index: a Vector2's ``x`` costs twice as much (pygame's attribute lookup).
-            vx, vy = velocity[0], velocity[1]
-            cap = physics.max_speed
-            if cap is not None and vx * vx + vy * vy > cap * cap:
-                velocity.scale_to_length(cap)
-            elif not (-_SAFE <= vx <= _SAFE and -_SAFE <= vy <= _SAFE):  # rarely: the world's cap
-                if vx * vx + vy * vy > limits.MAX_SPEED * limits.MAX_SPEED:
-                    velocity.scale_to_length(limits.MAX_SPEED)
-            position += velocity * dt
+        self._move.move(self.world.get_components(Transform, Physics), self.world.get_components(Collider, Physics),
+                        self.memory.gravity, dt)
         self._carry_riders()
-
-    def _static_entities(self) -> set[int]:
-        """Entities with Physics and a STATIC collider, i.e. moving platforms (read again
-        when a collider's type may have been assigned, ``Kept``)."""
-        return self._statics(self.world.get_components(Collider, Physics))
 
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step, and file the riders

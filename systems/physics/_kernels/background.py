@@ -49,7 +49,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, pairs, push, storage, sweep
+from systems.physics._kernels import crush, ground, jit, motion, pairs, push, storage, sweep
 from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
@@ -80,6 +80,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 _GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND = push.push_out, crush.crush, ground.snap_to_ground
 _COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
+_MOVE_BODIES = motion.move_bodies
 
 
 def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
@@ -108,6 +109,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_COORDINATES, (ids, storage.HEADER, ids)),
         (_GATHER, (ids, boxes[:, :2].copy())),
         (_SCATTER, (ids, ids, boxes[:, :2].copy())),
+        (_MOVE_BODIES, (ids, ids, ids, boxes[:, 0].copy(), boxes[:, 0].copy(), True, 0.0, 0.0, 1.0, 1.0)),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 
@@ -262,7 +264,7 @@ def _load(part: int | None = None) -> None:
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
 _PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "push_out", "crush", "snap_to_ground", "coordinates",
-                           "gather", "scatter"))
+                           "gather", "scatter", "move_bodies"))
 
 
 def _compile_all() -> None:

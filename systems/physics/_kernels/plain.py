@@ -32,12 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, pairs, push, storage, sweep
+from systems.physics._kernels import crush, ground, jit, motion, pairs, push, storage, sweep
 
 __all__ = ["NAME", "Kernels", "own", "plain"]
 
 #: The package name the plain copy is loaded under.
 NAME = "systems.physics._plain_kernels"
+#: The modules whose entry points a ``Kernels`` holds.
+_MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +47,12 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), and the resolve
     stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
-    ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather`` and ``scatter``
-    (``storage``), which read and write Vector2s where pygame keeps them: None in the plain
-    copy and wherever ``storage.layout_holds`` does not, where the stages read them from
-    Python."""
+    ``snap_to_ground`` (``ground``); ``coordinates``, ``gather`` and ``scatter``
+    (``storage``), which read and write Vector2s where pygame keeps them, and ``move_bodies``
+    (``motion``), Movement's rule over them: None in the plain copy and wherever
+    ``storage.layout_holds`` does not, where the stages read them from Python; and
+    ``advance`` (``motion``), the rule for one body that Movement then calls from Python for
+    each: the plain copy's (None in the compiled copy, whose dispatcher costs more a call)."""
 
     compiled: bool
     grid_pairs: Callable[..., Any]
@@ -60,6 +64,8 @@ class Kernels:
     coordinates: Callable[..., Any] | None = None
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
+    move_bodies: Callable[..., Any] | None = None
+    advance: Callable[..., Any] | None = None
 
 
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
@@ -69,9 +75,10 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
         "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
     if not compiled:
-        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
+        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()},
+                       advance=modules["motion"].advance)  # (Python floats: no NumPy warnings to quiet)
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
-                                              "scatter": storage.scatter}
+                                              "scatter": storage.scatter, "move_bodies": motion.move_bodies}
     return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
 
 
@@ -89,7 +96,8 @@ def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:
 @functools.cache
 def own() -> Kernels:
     """The package's own copy of the kernels: compiled if ``jit.COMPILED``, else plain Python."""
-    return _of({"pairs": pairs, "sweep": sweep, "push": push, "crush": crush, "ground": ground}, jit.COMPILED)
+    return _of({"pairs": pairs, "sweep": sweep, "push": push, "crush": crush, "ground": ground, "motion": motion},
+               jit.COMPILED)
 
 
 @functools.cache
@@ -104,7 +112,7 @@ def plain() -> Kernels:
     package = importlib.util.module_from_spec(spec)
     sys.modules[NAME] = package
     spec.loader.exec_module(package)
-    modules = {name: importlib.import_module(f"{NAME}.{name}") for name in ("pairs", "sweep", "push", "crush", "ground")}
+    modules = {name: importlib.import_module(f"{NAME}.{name}") for name in _MODULES}
     copy_jit = importlib.import_module(f"{NAME}.jit")
     assert not copy_jit.COMPILED
     return _of(modules, False)

@@ -61,16 +61,17 @@ def _compiled_accesses() -> tuple[Any, Any, Any]:
     return load(ir.IntType(64), types.int64), load(ir.DoubleType(), types.float64), put_double
 
 
+# (``int``: an address may come from an int64 array, a NumPy integer that ctypes refuses.)
 def _ctypes_word_at(address: int) -> int:
-    return int(ctypes.c_int64.from_address(address).value)
+    return int(ctypes.c_int64.from_address(int(address)).value)
 
 
 def _ctypes_double_at(address: int) -> float:
-    return float(ctypes.c_double.from_address(address).value)
+    return float(ctypes.c_double.from_address(int(address)).value)
 
 
 def _ctypes_put_double(address: int, value: float) -> None:
-    ctypes.c_double.from_address(address).value = value
+    ctypes.c_double.from_address(int(address)).value = value
 
 
 # The 64-bit integer at an address, the double at one, and a store of a double there: LLVM's

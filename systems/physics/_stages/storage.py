@@ -20,7 +20,7 @@ from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.storage import HEADER
 
-__all__ = ["FEW", "gathered", "read", "write"]
+__all__ = ["FEW", "addresses", "gathered", "read", "write"]
 
 #: Lists of fewer vectors than this are read and written from Python: for so few, a compiled
 #: call's fixed cost is more than Python's per vector (benchmarks/README.md, "Game-like scenes").
@@ -34,11 +34,11 @@ def gathered(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarr
     if not vectors:  # (nothing to read: no kernel asked for, none compiled for it)
         return np.empty((0, 2))
     kernels = kernels or background.kernels()
-    addresses = _addresses(vectors, kernels)
-    if addresses is None or kernels.gather is None:
+    located = addresses(vectors, kernels)
+    if located is None or kernels.gather is None:
         return None
     out = np.empty((len(vectors), 2))
-    kernels.gather(addresses, out)
+    kernels.gather(located, out)
     return out
 
 
@@ -55,9 +55,9 @@ def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels
     if not len(picks) and not len(values):
         return
     kernels = kernels or background.kernels()
-    addresses = _addresses(vectors, kernels)
-    if addresses is not None and kernels.scatter is not None:  # (it refuses a pick outside, or a bad shape)
-        kernels.scatter(addresses, picks, np.ascontiguousarray(values, float))
+    located = addresses(vectors, kernels)
+    if located is not None and kernels.scatter is not None:  # (it refuses a pick outside, or a bad shape)
+        kernels.scatter(located, picks, np.ascontiguousarray(values, float))
         return
     if values.shape != (len(picks), 2):
         raise ValueError(f"values: {len(picks)} vectors' (x, y) expected, got shape {values.shape}")
@@ -70,10 +70,10 @@ def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels
         vector[1] = y
 
 
-def _addresses(vectors: list[Vector2], kernels: Kernels) -> np.ndarray | None:
+def addresses(vectors: list[Vector2], kernels: Kernels, least: int = FEW) -> np.ndarray | None:
     """Where the coordinates of a ``VectorList``'s vectors are (found once per list), or None
-    where the kernels don't read them or the list is short (``FEW``)."""
-    if kernels.coordinates is None or not isinstance(vectors, VectorList) or len(vectors) < FEW:
+    where the kernels don't read them or the list has fewer than ``least`` vectors."""
+    if kernels.coordinates is None or not isinstance(vectors, VectorList) or len(vectors) < least:
         return None
     if vectors.addresses is None:
         found = np.empty(len(vectors), np.int64)

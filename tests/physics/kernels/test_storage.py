@@ -113,7 +113,8 @@ def test_a_step_is_the_same_read_through_the_kernels_or_from_python(monkeypatch:
     layouts = {"platformer": lambda: scenes.platformer(150), "shooter": lambda: scenes.shooter(150),
                "arena": lambda: scenes.arena_scene(150)}
     results = []
-    for kernels in (own(), dataclasses.replace(own(), coordinates=None, gather=None, scatter=None)):
+    from_python = dataclasses.replace(own(), coordinates=None, gather=None, scatter=None, move_bodies=None)
+    for kernels in (own(), from_python):
         monkeypatch.setattr(background, "kernels", lambda kernels=kernels: kernels)
         world, _, _ = scenes.build_world(layouts[scene](), True)
         for _ in range(40):

@@ -1,0 +1,113 @@
+"""The move stage: every body with a Transform and a Physics advanced by Movement's rule.
+
+The rule is ``systems.physics._kernels.motion.advance``. Where the kernels run compiled, one
+call (``move_bodies``) applies it to every body, reading and writing the components' vectors
+in place; elsewhere (``ECS_ARCADE_JIT=0``, a Game's first run while they compile, a pygame
+laid out otherwise) the plain copy's ``advance`` runs from Python for each body. What the rule
+reads besides the vectors (each body's gravity scale, speed cap and whether its collider is
+STATIC) changes only by assignment, so it is read into ``Movers`` once and kept
+(``systems.physics._bodies.kept``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pygame import Vector2
+
+from components import Collider, ColliderType, Physics, Transform, limits
+from systems.physics._bodies.kept import Kept
+from systems.physics._bodies.table import VectorList
+from systems.physics._kernels import background
+from systems.physics._kernels.plain import Kernels, plain
+from systems.physics._stages import storage
+
+__all__ = ["Move", "Movers"]
+
+#: esper's rows of (Transform, Physics) and of (Collider, Physics).
+MoverRows = list[tuple[int, tuple[Transform, Physics]]]
+ColliderRows = list[tuple[int, tuple[Collider, Physics]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Movers:
+    """What the rule reads for each body of esper's (Transform, Physics) rows, in their
+    order: the vectors it reads and writes, each gravity scale (0.0 for a STATIC collider,
+    which gravity doesn't move) and each speed cap (px/s, ``math.inf`` for none), as lists
+    for Python and as arrays for the kernel."""
+
+    positions: VectorList
+    previous: VectorList
+    velocities: VectorList
+    scales: list[float]
+    caps: list[float]
+    scale_array: np.ndarray
+    cap_array: np.ndarray
+
+    @classmethod
+    def of(cls, rows: MoverRows, colliders: ColliderRows) -> Movers:
+        statics = {entity for entity, (collider, _) in colliders if collider.type is ColliderType.STATIC}
+        scales = [0.0 if entity in statics else physics.gravity_scale for entity, (_, physics) in rows]
+        caps = [math.inf if physics.max_speed is None else physics.max_speed for _, (_, physics) in rows]
+        return cls(VectorList(transform.position for _, (transform, _) in rows),
+                   VectorList(transform.previous_position for _, (transform, _) in rows),
+                   VectorList(physics.velocity for _, (_, physics) in rows), scales, caps,
+                   np.array(scales, float), np.array(caps, float))
+
+
+class Move:
+    """Movement's stage: ``move`` advances every body by one step (see ``MovementSystem``)."""
+
+    def __init__(self) -> None:
+        self._movers = Kept(Movers.of, vectors=True)
+
+    def move(self, rows: MoverRows, colliders: ColliderRows, gravity: Vector2, dt: float,
+             kernels: Kernels | None = None) -> None:
+        """Advance the bodies of esper's (Transform, Physics) ``rows`` by ``dt`` seconds under
+        ``gravity`` (px/s²); ``colliders``: esper's (Collider, Physics) rows, which say which
+        bodies are STATIC; ``kernels``: the copy to run (default those running now)."""
+        if not rows:
+            return
+        movers: Movers = self._movers(rows, colliders)
+        gx, gy = gravity[0] * dt, gravity[1] * dt
+        pulled = bool(gx or gy)
+        if len(rows) >= storage.FEW:  # (for fewer, a compiled call costs more than the loop)
+            kernels = kernels or background.kernels()
+            located = _located(movers, kernels)
+            if located is not None and kernels.move_bodies is not None:
+                kernels.move_bodies(*located, movers.scale_array, movers.cap_array, pulled, gx, gy,
+                                    limits.MAX_SPEED, float(dt))
+                return
+        advance = kernels.advance if kernels is not None and kernels.advance is not None else plain().advance
+        _move_each(movers, advance, pulled, gx, gy, dt)
+
+
+def _located(movers: Movers, kernels: Kernels) -> list[np.ndarray] | None:
+    """Where the coordinates of the movers' positions, previous positions and velocities are
+    (``storage.addresses``), or None where the kernels don't write them."""
+    if kernels.move_bodies is None:
+        return None
+    located = []
+    for vectors in (movers.positions, movers.previous, movers.velocities):
+        addresses = storage.addresses(vectors, kernels)
+        if addresses is None:
+            return None
+        located.append(addresses)
+    return located
+
+
+def _move_each(movers: Movers, advance: Any, pulled: bool, gx: float, gy: float, dt: float) -> None:
+    """The rule from Python, body by body, in the kernel's order of reads and writes."""
+    cap_all = limits.MAX_SPEED
+    for position, previous, velocity, scale, cap in zip(movers.positions, movers.previous, movers.velocities,
+                                                        movers.scales, movers.caps):
+        previous[:] = position
+        x, y, vx, vy = advance(position[0], position[1], velocity[0], velocity[1], pulled, gx, gy, scale, cap,
+                               cap_all, dt)
+        velocity[0] = vx  # (by index: a third of ``update``'s cost)
+        velocity[1] = vy
+        position[0] = x
+        position[1] = y

@@ -1,0 +1,102 @@
+"""Movement's rule over every body at once (``systems.physics._kernels.motion.move_bodies``).
+
+The kernel writes to the components' vectors by address: it must write the bits the rule
+gives for one body from Python (``advance``, the plain copy's, which Movement calls where the
+kernel doesn't run), each vector it is given and no other, and refuse arrays that don't match
+before writing anything. (That the rule is semi-implicit Euler with the caps, to the bit of
+pygame's own vector arithmetic, is ``tests/physics/test_movement.py``.)
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import struct
+from types import ModuleType
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygame import Vector2
+
+from components import limits
+from systems.physics._bodies.table import VectorList
+from systems.physics._kernels import background, jit, motion
+from systems.physics._kernels import storage as kernel_storage
+from systems.physics._kernels.plain import NAME, Kernels, own, plain
+from systems.physics._stages import storage
+
+compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
+values = st.one_of(st.floats(-1e4, 1e4), st.sampled_from([0.0, -0.0]))
+bodies = st.lists(st.tuples(values, values, values, values, st.sampled_from([0.0, 1.0, -2.5]),
+                            st.one_of(st.just(math.inf), st.floats(1.0, 3e3))), min_size=1, max_size=40)
+
+
+def bits(vectors: list[Vector2]) -> list[int]:
+    return [struct.unpack("<q", struct.pack("<d", value))[0] for vector in vectors for value in vector]
+
+
+def compiled() -> Kernels:
+    """The compiled kernels (compiled, or loaded from the cache, here)."""
+    background.compile_here()
+    return own()
+
+
+def lists(specs: list[tuple[float, ...]]) -> tuple[VectorList, VectorList, VectorList]:
+    return (VectorList(Vector2(x, y) for x, y, *_ in specs), VectorList(Vector2(7.0, 7.0) for _ in specs),
+            VectorList(Vector2(vx, vy) for _, _, vx, vy, *_ in specs))
+
+
+@compiled_only
+@settings(max_examples=60, deadline=None)
+@given(bodies, st.booleans(), st.sampled_from([0.0, 15.0, -5.0]), st.sampled_from([1 / 60, 0.25]))
+def test_the_kernel_writes_what_the_rule_gives_each_body_from_python(specs: list[tuple[float, ...]], pulled: bool,
+                                                                      gy: float, dt: float) -> None:
+    kernels, rule = compiled(), plain().advance
+    assert kernels.move_bodies is not None and rule is not None
+    positions, previous, velocities = lists(specs)
+    scales, caps = np.array([spec[4] for spec in specs]), np.array([spec[5] for spec in specs])
+    located = [storage.addresses(vectors, kernels, least=1) for vectors in (positions, previous, velocities)]
+    kernels.move_bodies(*located, scales, caps, pulled, 0.0, gy, limits.MAX_SPEED, dt)
+    expected = [rule(x, y, vx, vy, pulled, 0.0, gy, scale, cap, limits.MAX_SPEED, dt)
+                for x, y, vx, vy, scale, cap in specs]
+    assert bits(positions) == bits([Vector2(x, y) for x, y, _, _ in expected])
+    assert bits(velocities) == bits([Vector2(vx, vy) for _, _, vx, vy in expected])
+    assert bits(previous) == bits([Vector2(x, y) for x, y, *_ in specs])
+
+
+def copies() -> list[ModuleType]:
+    """The motion module of each copy of the kernels here: the plain one (its loads and stores
+    through ctypes), and the compiled one where it is."""
+    plain()  # (loads the plain copy beside a compiled one)
+    return [importlib.import_module(f"{NAME}.motion") if jit.COMPILED else motion] + ([motion] if jit.COMPILED else [])
+
+
+@pytest.mark.parametrize("short", ["previous", "velocities", "scales", "caps"])
+def test_arrays_of_other_lengths_are_refused_before_anything_is_written(short: str) -> None:
+    # By address: a shorter array would send the loop past its end, into other memory.
+    for module in copies():
+        positions, previous, velocities = lists([(1.0, 2.0, 3.0, 4.0), (5.0, 6.0, 7.0, 8.0)])
+        arrays: dict[str, np.ndarray] = {}
+        for name, vectors in (("positions", positions), ("previous", previous), ("velocities", velocities)):
+            arrays[name] = np.empty(2, np.int64)
+            kernel_storage.coordinates(np.array([id(v) for v in vectors], np.int64), kernel_storage.HEADER,
+                                       arrays[name])
+        arrays |= {"scales": np.ones(2), "caps": np.full(2, math.inf)}
+        arrays[short] = arrays[short][:1]
+        with pytest.raises(ValueError, match="one position"):
+            module.move_bodies(*arrays.values(), True, 0.0, 10.0, limits.MAX_SPEED, 0.5)
+        assert [tuple(v) for v in positions] == [(1.0, 2.0), (5.0, 6.0)]
+        assert [tuple(v) for v in velocities] == [(3.0, 4.0), (7.0, 8.0)]
+        assert [tuple(v) for v in previous] == [(7.0, 7.0), (7.0, 7.0)]
+
+
+def test_the_plain_copy_runs_the_rule_body_by_body() -> None:
+    # Where the kernels are not compiled there is no kernel over addresses; the rule is called
+    # from Python, as the stage does.
+    kernels = plain()
+    assert kernels.move_bodies is None and kernels.advance is not None
+    # One body at 300 px/s falling under 600 px/s² for 0.5 s: v = 300 + 300, x += v·dt.
+    assert kernels.advance(0.0, 10.0, 0.0, 300.0, True, 0.0, 300.0, 1.0, math.inf, limits.MAX_SPEED, 0.5) == (
+        0.0, 10.0 + 600.0 * 0.5, 0.0, 600.0)
