@@ -44,14 +44,16 @@ class MovementSystem(esper.Processor):
     dt`` (not for STATIC colliders, which move only by their own velocity, e.g. moving
     platforms); the speed is clamped to ``max_speed`` (and always to the world's cap,
     ``limits.MAX_SPEED``); then ``position += velocity · dt`` (semi-implicit Euler, as in
-    the fizz collision tutorial; the rule is ``systems.physics._kernels.motion.advance``, run
-    over every body in one compiled call where the kernels are compiled). Last, each body that stood on a STATIC platform at the end
-    of the previous step (``memory.rides``, written by Response), and still stands within
-    ``STANDING_REACH`` px of it, is moved by the platform's displacement (the README's
-    moving platforms). ``gravity`` is in px/s², ``dt`` in seconds; it is ``memory.gravity``,
-    the one Response reads too. A World shares one memory between its Movement and Response;
-    to build the pipeline by hand, make the MovementSystem first and pass
-    ``memory=movement.memory`` to the ResponseSystem, or riders are never carried.
+    the fizz collision tutorial; the rule is ``systems.physics._kernels.motion.advance``,
+    run over every body in one compiled call from 64 bodies up where the kernels are
+    compiled, and from Python body by body otherwise). Last, each body that stood on a
+    STATIC platform at the end of the previous step (``memory.rides``, written by Response),
+    and still stands within ``STANDING_REACH`` px of it, is moved by the platform's
+    displacement (the README's moving platforms). ``gravity`` is in px/s², ``dt`` in
+    seconds; it is ``memory.gravity``, the one Response reads too. A World shares one memory
+    between its Movement and Response; to build the pipeline by hand, make the MovementSystem
+    first and pass ``memory=movement.memory`` to the ResponseSystem, or riders are never
+    carried.
     """
 
     def __init__(self, world: WorldLike, gravity: tuple[float, float] | Vector2 | None = None,

@@ -13,12 +13,14 @@ from __future__ import annotations
 import math
 import struct
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygame import Vector2
 
 from components import Collider, ColliderType, Physics, Transform, limits
 from ecs import World
+from systems.physics._stages import storage
 
 # Speeds near the caps below, and up to the world's.
 speeds = st.one_of(st.floats(-6e3, 6e3, allow_subnormal=False),
@@ -52,12 +54,12 @@ def expected(spec: dict[str, object], gravity: tuple[float, float], dt: float) -
     return position + velocity * dt, velocity
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(body, min_size=1, max_size=12), st.tuples(st.sampled_from([0.0, 980.0, -300.0]),
-                                                          st.sampled_from([0.0, 900.0, 1e6])),
-       st.sampled_from([1 / 60, 1 / 120, 0.25]))
-def test_each_body_moves_as_the_rule_computes_it(bodies: list[dict[str, object]], gravity: tuple[float, float],
-                                                 dt: float) -> None:
+gravities = st.tuples(st.sampled_from([0.0, 980.0, -300.0]), st.sampled_from([0.0, 900.0, 1e6]))
+steps = st.sampled_from([1 / 60, 1 / 120, 0.25])
+
+
+def check(bodies: list[dict[str, object]], gravity: tuple[float, float], dt: float) -> None:
+    """One step of Movement over ``bodies``, each body against ``expected``, to the bit."""
     world = World(gravity=gravity)
     entities = []
     for spec in bodies:
@@ -76,6 +78,21 @@ def test_each_body_moves_as_the_rule_computes_it(bodies: list[dict[str, object]]
     world.close()
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(body, min_size=1, max_size=12), gravities, steps)
+def test_each_of_a_few_bodies_moves_as_the_rule_computes_it(bodies: list[dict[str, object]],
+                                                            gravity: tuple[float, float], dt: float) -> None:
+    check(bodies, gravity, dt)  # (fewer than storage.FEW: the rule from Python, body by body)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(body, min_size=1, max_size=12), gravities, steps)
+def test_each_body_of_a_crowd_moves_as_the_rule_computes_it(bodies: list[dict[str, object]],
+                                                            gravity: tuple[float, float], dt: float) -> None:
+    # storage.FEW bodies or more: one compiled call over them all where the kernels are compiled.
+    check((bodies * storage.FEW)[:max(storage.FEW, len(bodies))], gravity, dt)
+
+
 def test_a_gravity_scale_assigned_between_steps_is_the_one_pulled() -> None:
     # Movement keeps the scales it read until a field is assigned: the assignment is seen.
     world = World(gravity=(0, 600))
@@ -87,12 +104,15 @@ def test_a_gravity_scale_assigned_between_steps_is_the_one_pulled() -> None:
     world.close()
 
 
-def test_a_cap_or_a_collider_type_assigned_between_steps_is_the_one_moved_by() -> None:
-    # The caps and scales are kept between steps (read again when a field is assigned), in the
-    # compiled kernel's arrays as in Python's lists.
+@pytest.mark.parametrize("others", [0, storage.FEW])
+def test_a_cap_or_a_collider_type_assigned_between_steps_is_the_one_moved_by(others: int) -> None:
+    # The caps and scales are kept between steps and read again when a field is assigned: by
+    # the rule from Python for two bodies, by the compiled kernel (where it runs) with others.
     world = World(gravity=(0, 600))
     capped = world.create_entity(Transform((0, 0)), Collider((4, 4)), Physics((0.0, 0.0)))
     platform = world.create_entity(Transform((100, 0)), Collider((4, 4)), Physics((0.0, 0.0)))
+    for k in range(others):
+        world.create_entity(Transform((0, 100 + 10 * k)), Collider((4, 4)), Physics((0.0, 0.0)))
     world.movement.process(0.5)  # both fall: v = 300 px/s
     world.component_for_entity(capped, Physics).max_speed = 100.0
     world.component_for_entity(platform, Collider).type = ColliderType.STATIC

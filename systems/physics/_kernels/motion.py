@@ -8,8 +8,10 @@ bouncing body's energy where explicit Euler adds to it.
 ``advance`` is the rule for one body, on floats. ``move_bodies`` runs it over every moving
 body, reading and writing the components' Vector2s where pygame keeps their coordinates
 (``storage``), so no float object is made. Where that kernel does not run (the plain copy, a
-Game's first run while the kernels compile, a pygame laid out otherwise), the movement stage
-calls this module's ``advance`` from Python for each body: one rule either way, to the bit.
+Game's first run while the kernels compile, a pygame laid out otherwise) or for a few bodies,
+the move stage (``systems.physics._stages.move``) calls ``advance`` from Python for each body:
+one rule either way, to the bit. ``advance`` calls no other kernel function, so that the
+compiled copy's Python original (``py_func``) runs as it is (``plain.Kernels``).
 """
 
 from __future__ import annotations

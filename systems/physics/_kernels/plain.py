@@ -47,12 +47,13 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), and the resolve
     stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
-    ``snap_to_ground`` (``ground``); ``coordinates``, ``gather`` and ``scatter``
-    (``storage``), which read and write Vector2s where pygame keeps them, and ``move_bodies``
-    (``motion``), Movement's rule over them: None in the plain copy and wherever
-    ``storage.layout_holds`` does not, where the stages read them from Python; and
-    ``advance`` (``motion``), the rule for one body that Movement then calls from Python for
-    each: the plain copy's (None in the compiled copy, whose dispatcher costs more a call)."""
+    ``snap_to_ground`` (``ground``); ``advance`` (``motion``), Movement's rule for one body,
+    which Movement calls from Python body by body (the function itself in both copies: it calls
+    no other kernel function, so the compiled copy's Python original runs as it is, without a
+    dispatcher's cost per call); and ``coordinates``, ``gather`` and ``scatter`` (``storage``),
+    which read and write Vector2s where pygame keeps them, and ``move_bodies`` (``motion``), the
+    rule over every body's vectors: None in the plain copy and wherever
+    ``storage.layout_holds`` does not, where the stages read them from Python."""
 
     compiled: bool
     grid_pairs: Callable[..., Any]
@@ -61,11 +62,11 @@ class Kernels:
     push_out: Callable[..., Any]
     crush: Callable[..., Any]
     snap_to_ground: Callable[..., Any]
+    advance: Callable[..., tuple[float, float, float, float]]
     coordinates: Callable[..., Any] | None = None
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
     move_bodies: Callable[..., Any] | None = None
-    advance: Callable[..., Any] | None = None
 
 
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
@@ -74,12 +75,13 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         "grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
         "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
+    # Python floats in, Python floats out: no NumPy warnings to quiet.
+    advance = getattr(modules["motion"].advance, "py_func", modules["motion"].advance)
     if not compiled:
-        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()},
-                       advance=modules["motion"].advance)  # (Python floats: no NumPy warnings to quiet)
+        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()}, advance=advance)
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
                                               "scatter": storage.scatter, "move_bodies": motion.move_bodies}
-    return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
+    return Kernels(compiled, **entry, advance=advance, **(located if storage.layout_holds() else {}))
 
 
 def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:
@@ -107,7 +109,8 @@ def plain() -> Kernels:
     if not jit.COMPILED:
         return own()
     folder = Path(jit.__file__).parent
-    spec = importlib.util.spec_from_file_location(NAME, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    spec = importlib.util.spec_from_file_location(NAME, folder / "__init__.py",
+                                                  submodule_search_locations=[str(folder)])
     assert spec is not None and spec.loader is not None
     package = importlib.util.module_from_spec(spec)
     sys.modules[NAME] = package

@@ -2,8 +2,10 @@
 
 The rule is ``systems.physics._kernels.motion.advance``. Where the kernels run compiled, one
 call (``move_bodies``) applies it to every body, reading and writing the components' vectors
-in place; elsewhere (``ECS_ARCADE_JIT=0``, a Game's first run while they compile, a pygame
-laid out otherwise) the plain copy's ``advance`` runs from Python for each body. What the rule
+in place, for ``storage.FEW`` bodies or more; for fewer (a compiled call's fixed cost, in a
+game whose drawing leaves the caches cold, is more than the loop's), and wherever the kernels
+don't run (``ECS_ARCADE_JIT=0``, a Game's first run while they compile, a pygame laid out
+otherwise), ``advance`` runs from Python for each body. What the rule
 reads besides the vectors (each body's gravity scale, speed cap and whether its collider is
 STATIC) changes only by assignment, so it is read into ``Movers`` once and kept
 (``systems.physics._bodies.kept``).
@@ -12,8 +14,8 @@ STATIC) changes only by assignment, so it is read into ``Movers`` once and kept
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from pygame import Vector2
@@ -22,7 +24,7 @@ from components import Collider, ColliderType, Physics, Transform, limits
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.table import VectorList
 from systems.physics._kernels import background
-from systems.physics._kernels.plain import Kernels, plain
+from systems.physics._kernels.plain import Kernels
 from systems.physics._stages import storage
 
 __all__ = ["Move", "Movers"]
@@ -49,6 +51,8 @@ class Movers:
 
     @classmethod
     def of(cls, rows: MoverRows, colliders: ColliderRows) -> Movers:
+        """What the rule reads for esper's (Transform, Physics) ``rows``; ``colliders``: its
+        (Collider, Physics) rows, which say which bodies are STATIC."""
         statics = {entity for entity, (collider, _) in colliders if collider.type is ColliderType.STATIC}
         scales = [0.0 if entity in statics else physics.gravity_scale for entity, (_, physics) in rows]
         caps = [math.inf if physics.max_speed is None else physics.max_speed for _, (_, physics) in rows]
@@ -81,8 +85,7 @@ class Move:
                 kernels.move_bodies(*located, movers.scale_array, movers.cap_array, pulled, gx, gy,
                                     limits.MAX_SPEED, float(dt))
                 return
-        advance = kernels.advance if kernels is not None and kernels.advance is not None else plain().advance
-        _move_each(movers, advance, pulled, gx, gy, dt)
+        _move_each(movers, (kernels or background.kernels()).advance, pulled, gx, gy, dt)
 
 
 def _located(movers: Movers, kernels: Kernels) -> list[np.ndarray] | None:
@@ -99,7 +102,8 @@ def _located(movers: Movers, kernels: Kernels) -> list[np.ndarray] | None:
     return located
 
 
-def _move_each(movers: Movers, advance: Any, pulled: bool, gx: float, gy: float, dt: float) -> None:
+def _move_each(movers: Movers, advance: Callable[..., tuple[float, float, float, float]], pulled: bool, gx: float,
+               gy: float, dt: float) -> None:
     """The rule from Python, body by body, in the kernel's order of reads and writes."""
     cap_all = limits.MAX_SPEED
     for position, previous, velocity, scale, cap in zip(movers.positions, movers.previous, movers.velocities,
