@@ -11,7 +11,7 @@ body, reading and writing the components' Vector2s where pygame keeps their coor
 Game's first run while the kernels compile, a pygame laid out otherwise) or for a few bodies,
 the move stage (``systems.physics._stages.move``) calls ``advance`` from Python for each body:
 one rule either way, to the bit. ``advance`` calls no other kernel function, so that the
-compiled copy's Python original (``py_func``) runs as it is (``plain.Kernels``).
+compiled copy's Python original (``py_func``) runs as it is.
 """
 
 from __future__ import annotations

@@ -47,13 +47,10 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), and the resolve
     stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
-    ``snap_to_ground`` (``ground``); ``advance`` (``motion``), Movement's rule for one body,
-    which Movement calls from Python body by body (the function itself in both copies: it calls
-    no other kernel function, so the compiled copy's Python original runs as it is, without a
-    dispatcher's cost per call); and ``coordinates``, ``gather`` and ``scatter`` (``storage``),
-    which read and write Vector2s where pygame keeps them, and ``move_bodies`` (``motion``), the
-    rule over every body's vectors: None in the plain copy and wherever
-    ``storage.layout_holds`` does not, where the stages read them from Python."""
+    ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather`` and ``scatter``
+    (``storage``), which read and write Vector2s where pygame keeps them, and ``move_bodies``
+    (``motion``), Movement's rule over every body's vectors: None in the plain copy and
+    wherever ``storage.layout_holds`` does not, where the stages read them from Python."""
 
     compiled: bool
     grid_pairs: Callable[..., Any]
@@ -62,7 +59,6 @@ class Kernels:
     push_out: Callable[..., Any]
     crush: Callable[..., Any]
     snap_to_ground: Callable[..., Any]
-    advance: Callable[..., tuple[float, float, float, float]]
     coordinates: Callable[..., Any] | None = None
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
@@ -75,13 +71,11 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         "grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
         "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
-    # Python floats in, Python floats out: no NumPy warnings to quiet.
-    advance = getattr(modules["motion"].advance, "py_func", modules["motion"].advance)
     if not compiled:
-        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()}, advance=advance)
+        return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
                                               "scatter": storage.scatter, "move_bodies": motion.move_bodies}
-    return Kernels(compiled, **entry, advance=advance, **(located if storage.layout_holds() else {}))
+    return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
 
 
 def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -23,11 +23,15 @@ from pygame import Vector2
 from components import Collider, ColliderType, Physics, Transform, limits
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.table import VectorList
-from systems.physics._kernels import background
+from systems.physics._kernels import background, motion
 from systems.physics._kernels.plain import Kernels
 from systems.physics._stages import storage
 
 __all__ = ["Move", "Movers"]
+
+#: The rule for one body as Python: where numba compiled it, its Python original (``py_func``),
+#: which calls no other kernel function and so runs as it is, without a dispatcher's cost a call.
+_advance: Callable[..., tuple[float, float, float, float]] = getattr(motion.advance, "py_func", motion.advance)
 
 #: esper's rows of (Transform, Physics) and of (Collider, Physics).
 MoverRows = list[tuple[int, tuple[Transform, Physics]]]
@@ -85,7 +89,7 @@ class Move:
                 kernels.move_bodies(*located, movers.scale_array, movers.cap_array, pulled, gx, gy,
                                     limits.MAX_SPEED, float(dt))
                 return
-        _move_each(movers, (kernels or background.kernels()).advance, pulled, gx, gy, dt)
+        _move_each(movers, pulled, gx, gy, dt)
 
 
 def _located(movers: Movers, kernels: Kernels) -> list[np.ndarray] | None:
@@ -102,10 +106,9 @@ def _located(movers: Movers, kernels: Kernels) -> list[np.ndarray] | None:
     return located
 
 
-def _move_each(movers: Movers, advance: Callable[..., tuple[float, float, float, float]], pulled: bool, gx: float,
-               gy: float, dt: float) -> None:
+def _move_each(movers: Movers, pulled: bool, gx: float, gy: float, dt: float) -> None:
     """The rule from Python, body by body, in the kernel's order of reads and writes."""
-    cap_all = limits.MAX_SPEED
+    advance, cap_all = _advance, limits.MAX_SPEED
     for position, previous, velocity, scale, cap in zip(movers.positions, movers.previous, movers.velocities,
                                                         movers.scales, movers.caps):
         previous[:] = position

@@ -1,8 +1,8 @@
 """Movement's rule over every body at once (``systems.physics._kernels.motion.move_bodies``).
 
 The kernel writes to the components' vectors by address: it must write the bits the rule
-gives for one body from Python (``advance``, the plain copy's, which Movement calls where the
-kernel doesn't run), each vector it is given and no other, and refuse arrays that don't match
+gives for one body from Python (``advance``, which Movement calls where the kernel doesn't
+run), each vector it is given and no other, and refuse arrays that don't match
 before writing anything. (That the rule is semi-implicit Euler with the caps, to the bit of
 pygame's own vector arithmetic, is ``tests/physics/test_movement.py``.)
 """
@@ -25,7 +25,7 @@ from systems.physics._bodies.table import VectorList
 from systems.physics._kernels import background, jit, motion
 from systems.physics._kernels import storage as kernel_storage
 from systems.physics._kernels.plain import NAME, Kernels, own, plain
-from systems.physics._stages import storage
+from systems.physics._stages import move, storage
 
 compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not compiled (ECS_ARCADE_JIT or no numba)")
 places = st.one_of(st.floats(-1e4, 1e4), st.sampled_from([0.0, -0.0]))
@@ -56,7 +56,7 @@ def lists(specs: list[tuple[float, ...]]) -> tuple[VectorList, VectorList, Vecto
 @given(bodies, st.booleans(), pulls, pulls, st.sampled_from([1 / 60, 1 / 120, 0.25, 1.0]))
 def test_the_kernel_writes_what_the_rule_gives_each_body_from_python(specs: list[tuple[float, ...]], pulled: bool,
                                                                       gx: float, gy: float, dt: float) -> None:
-    kernels, rule = compiled(), plain().advance
+    kernels, rule = compiled(), move._advance
     if kernels.move_bodies is None:
         pytest.skip("pygame keeps its vectors otherwise here (storage.layout_holds): no kernel to compare")
     positions, previous, velocities = lists(specs)
@@ -97,16 +97,16 @@ def test_arrays_of_other_lengths_are_refused_before_anything_is_written(short: s
 
 
 def test_the_rule_calls_no_other_kernel_function() -> None:
-    # The compiled copy's Kernels hand Movement advance's Python original, which would call the
-    # compiled dispatcher of any kernel function it called, at a dispatcher's cost per call.
-    for kernels in ((compiled(),) if jit.COMPILED else ()) + (plain(),):
-        assert not hasattr(kernels.advance, "py_func")
-        assert set(kernels.advance.__code__.co_names) <= {"math", "sqrt"}
+    # The move stage runs advance's Python original where numba compiled it, which would call
+    # the compiled dispatcher of any kernel function it called, at a dispatcher's cost a call.
+    rule = move._advance
+    assert not hasattr(rule, "py_func") and rule.__code__ is getattr(motion.advance, "py_func", motion.advance).__code__
+    assert set(rule.__code__.co_names) <= {"math", "sqrt"}
 
 
 def test_the_rule_from_python_is_semi_implicit_euler_with_the_cap() -> None:
     # One body at 300 px/s falling under 600 px/s² for 0.5 s: v = 300 + 300, then x += v·dt.
-    advance = plain().advance
+    advance = move._advance
     assert advance(0.0, 10.0, 0.0, 300.0, True, 0.0, 300.0, 1.0, math.inf, limits.MAX_SPEED, 0.5) == (
         0.0, 10.0 + 600.0 * 0.5, 0.0, 600.0)
     # Capped at 500 px/s along its 3-4-5 velocity, then moved by it.
