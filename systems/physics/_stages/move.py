@@ -5,10 +5,9 @@ call (``move_bodies``) applies it to every body, reading and writing the compone
 in place, for ``storage.FEW`` bodies or more; for fewer (a compiled call's fixed cost, in a
 game whose drawing leaves the caches cold, is more than the loop's), and wherever the kernels
 don't run (``ECS_ARCADE_JIT=0``, a Game's first run while they compile, a pygame laid out
-otherwise), ``advance`` runs from Python for each body. What the rule
-reads besides the vectors (each body's gravity scale, speed cap and whether its collider is
-STATIC) changes only by assignment, so it is read into ``Movers`` once and kept
-(``systems.physics._bodies.kept``).
+otherwise), ``advance`` runs from Python for each body. What the rule reads besides the
+vectors (each body's gravity scale, speed cap and whether its collider is STATIC) changes only
+by assignment, so it is read into ``Movers`` once and kept (``systems.physics._bodies.kept``).
 """
 
 from __future__ import annotations

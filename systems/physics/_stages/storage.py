@@ -70,10 +70,10 @@ def write(vectors: list[Vector2], picks: np.ndarray, values: np.ndarray, kernels
         vector[1] = y
 
 
-def addresses(vectors: list[Vector2], kernels: Kernels, least: int = FEW) -> np.ndarray | None:
+def addresses(vectors: list[Vector2], kernels: Kernels) -> np.ndarray | None:
     """Where the coordinates of a ``VectorList``'s vectors are (found once per list), or None
-    where the kernels don't read them or the list has fewer than ``least`` vectors."""
-    if kernels.coordinates is None or not isinstance(vectors, VectorList) or len(vectors) < least:
+    where the kernels don't read them or the list is short (``FEW``)."""
+    if kernels.coordinates is None or not isinstance(vectors, VectorList) or len(vectors) < FEW:
         return None
     if vectors.addresses is None:
         found = np.empty(len(vectors), np.int64)
