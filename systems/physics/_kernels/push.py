@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .boxes import _axis_overlap
-from .cells import _candidates_within, _slot
+from .cells import _candidates_within, _partners, _slot
 from .jit import helper as _helper
 from .jit import kernel as _kernel
 from .queue import _pop, _push
@@ -352,9 +352,15 @@ def _retest(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     """Queue the pairs of a just pushed row with its partners that now overlap, if finding
     them costs no more than ``budget`` re-tests (Found.candidates_within: its partners while
     its box stays inside its filed box, or when a query would look at more than the budget;
-    else a query); returns the budget left."""
+    else a query); returns the budget left. Past the budget, its partners that are STATIC
+    are still tested: a pile that used up the step's re-tests must not leave a body it
+    pushed inside level geometry (a list the row already has, bounded like the pushes out
+    of a STATIC that follow, per pair)."""
     count, cost = _candidates_within(body, ints, grid, links, status, row, _now(body, row), size, marks, out, budget)
     if cost > budget:
+        for k in range(_partners(links, row, out)):
+            if ints[out[k], FLAGS] & STATIC:
+                _enqueue(body, ints, status, queue, ties, min(row, out[k]), max(row, out[k]))
         return budget
     for k in range(count):
         other = out[k]
