@@ -51,7 +51,10 @@ class Physics(Validated):
     - ``gravity_scale``: multiplies the world's gravity (0 floats, -1 rises),
       within ±1e3.
     - ``max_speed``: px/s cap on the speed, in (0, 1e9], or None for the
-      world's cap (1e9 px/s; see ``components.limits``).
+      world's cap (1e9 px/s; see ``components.limits``): a terminal speed,
+      which Movement clamps the velocity to at the start of each step. An
+      impact later in the step can leave the body faster until the next
+      step clamps it again.
     - ``ground_snap``: px, >= 0. A body that had ground below it last step
       and is not leaving it (a jump) is moved down by up to this much onto
       the ground at the end of the step: it walks down ramps and off their
