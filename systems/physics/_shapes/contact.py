@@ -20,8 +20,9 @@ class Contact:
     another order (``between``); ``normal`` is a unit ``Vector2`` pointing
     from a to b; ``depth`` (px, >= 0) is the penetration that was resolved
     (for a swept impact, how far the pair would have gone into each other by
-    the end of the step). ``trigger`` is True when either is a TRIGGER: such
-    contacts are only reported, never resolved. ``point`` (world px) lies on
+    the end of the step), summed over the pair's impacts and pushes in the
+    step. ``trigger`` is True when either is a TRIGGER: such contacts are
+    only reported, never resolved. ``point`` (world px) lies on
     the touching surfaces; ``time`` in [0, 1] is the fraction of the step at
     which they met (0 for overlaps pushed apart); ``surface`` (px) is the
     length of the touching faces, 0 where a round shape touches.
