@@ -80,7 +80,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 _GRID_PAIRS, _GROUP_BY_ROW, _RUN_SWEEPS = pairs.grid_pairs, pairs.group_by_row, sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND = push.push_out, crush.crush, ground.snap_to_ground
 _COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
-_MOVE_BODIES = motion.move_bodies
+_MOVE_BODIES, _DIFFERING = motion.move_bodies, storage.differing
 
 
 def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
@@ -110,6 +110,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_GATHER, (ids, boxes[:, :2].copy())),
         (_SCATTER, (ids, ids, boxes[:, :2].copy())),
         (_MOVE_BODIES, (ids, ids, ids, boxes[:, 0].copy(), boxes[:, 0].copy(), True, 0.0, 0.0, 1.0, 1.0)),
+        (_DIFFERING, (np.zeros((1, 4), np.int64), np.zeros((1, 8)), ids)),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 
@@ -264,7 +265,7 @@ def _load(part: int | None = None) -> None:
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
 _PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "push_out", "crush", "snap_to_ground", "coordinates",
-                           "gather", "scatter", "move_bodies"))
+                           "gather", "scatter", "move_bodies", "differing"))
 
 
 def _compile_all() -> None:

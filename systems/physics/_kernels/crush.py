@@ -29,7 +29,7 @@ from .jit import kernel as _kernel
 from .settle import _velocity
 from .shapes import sweep
 from .table import (
-    CONTACTS, CRUSHED, EMPTY, FLAGS, FRAME_X, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, SHAPE, SQUEEZES, STATIC,
+    CONTACTS, CRUSHED, CRUSHES, EMPTY, FLAGS, FRAME_X, OVERFLOW, PHYSICS, PINNED, POS_X, POS_Y, SHAPE, SQUEEZES, STATIC,
     TOUCHED, TOUCH_EPSILON, TRIGGER, VEL_X, _max, _min, _move, _now,
 )
 
@@ -227,8 +227,10 @@ def crush(body: Any, ints: Any, squeezes: Any, status: Any, buffers: Any) -> Any
     that it still overlaps is crushed with it. Returns ``status``."""
     contacts, index, extra = buffers[3], buffers[5], buffers[10]
     queue, held, kept = extra[6]
-    kept[0][:, 2] = EMPTY
     status[SQUEEZES] = 0
+    if not status[CRUSHES]:  # no row crushed: nothing to look for among every row
+        return status
+    kept[0][:, 2] = EMPTY
     tail = 0
     for row in range(body.shape[0]):
         if ints[row, FLAGS] & CRUSHED:

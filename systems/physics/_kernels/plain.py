@@ -47,8 +47,9 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs`` and ``group_by_row`` (``pairs``), and the resolve
     stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
-    ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather`` and ``scatter``
-    (``storage``), which read and write Vector2s where pygame keeps them, and ``move_bodies``
+    ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather``, ``scatter`` and
+    ``differing`` (``storage``), which read, write and compare Vector2s where pygame keeps
+    them, and ``move_bodies``
     (``motion``), Movement's rule over every body's vectors: None in the plain copy and
     wherever ``storage.layout_holds`` does not, where the stages read them from Python."""
 
@@ -63,6 +64,7 @@ class Kernels:
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
     move_bodies: Callable[..., Any] | None = None
+    differing: Callable[..., Any] | None = None
 
 
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
@@ -74,7 +76,8 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
     if not compiled:
         return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
-                                              "scatter": storage.scatter, "move_bodies": motion.move_bodies}
+                                              "scatter": storage.scatter, "move_bodies": motion.move_bodies,
+                                              "differing": storage.differing}
     return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
 
 

@@ -32,7 +32,7 @@ from .piles import relax_pile
 from .settle import _bit, _dominant, _overlap_now, _permits, _push_share, _record, _settle, _velocity
 from .shapes import _exit_distance, _is_triangle
 from .table import (
-    CELL_SIZE, CRUSHED, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED,
+    CELL_SIZE, CRUSHED, CRUSHES, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED,
     PINNER, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
     TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _max, _min, _move, _now,
 )
@@ -294,6 +294,7 @@ def _push_apart(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a:
         for row in (a, b):
             if not ints[row, FLAGS] & STATIC:
                 ints[row, FLAGS] |= CRUSHED
+                status[CRUSHES] = 1
         _settle(body, ints, status, contacts, index, a, b, nx, ny, True, True, depth, surface, 0.0, _now(body, a),
                 _now(body, b), step)
         return 0, -1, -1
@@ -301,6 +302,7 @@ def _push_apart(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a:
         for row in (a, b):
             if not ints[row, FLAGS] & STATIC:
                 ints[row, FLAGS] |= CRUSHED
+                status[CRUSHES] = 1
     lifted, rise_x, rise_y = _slope_lift(body, ints, a, b, nx, ny, step)
     if lifted >= 0:  # settle onto a floor slope straight up
         _move(body, ints, lifted, body[lifted, POS_X] + rise_x, body[lifted, POS_Y] + rise_y)

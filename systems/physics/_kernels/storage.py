@@ -29,7 +29,7 @@ from pygame import Vector2
 from . import jit
 from .jit import kernel as _kernel
 
-__all__ = ["HEADER", "coordinates", "gather", "layout_holds", "scatter"]
+__all__ = ["HEADER", "coordinates", "differing", "gather", "layout_holds", "scatter"]
 
 #: Bytes from a Vector2's address (``id``) to its pointer to its coordinates: CPython's
 #: object header, ``PyObject_HEAD``.
@@ -117,6 +117,27 @@ def scatter(addresses: Any, picks: Any, values: Any) -> None:
         address = addresses[picks[k]]
         _put_double(address, values[k, 0])
         _put_double(address + 8, values[k, 1])
+
+
+@_kernel
+def differing(columns: Any, seen: Any, out: Any) -> int:
+    """Which rows of vectors differ from what was ``seen``: ``columns`` ((n, k) int64) holds
+    each row's k vectors' addresses (from ``coordinates``), ``seen`` ((n, 2k) float64) the x
+    and y each had, in the same order. The indices of the rows with any coordinate not equal
+    to its seen value (``!=``: a NaN always differs, -0.0 equals 0.0) go into ``out`` (int64,
+    at least n long), ascending; returns how many. Reads only: a row's vectors are compared
+    where they are, never copied."""
+    if seen.shape[0] != columns.shape[0] or seen.shape[1] != 2 * columns.shape[1] or out.shape[0] < columns.shape[0]:
+        raise ValueError("differing: seen must hold an (x, y) per address, out a slot per row")
+    count = 0
+    for row in range(columns.shape[0]):
+        for k in range(columns.shape[1]):
+            address = columns[row, k]
+            if _double_at(address) != seen[row, 2 * k] or _double_at(address + 8) != seen[row, 2 * k + 1]:
+                out[count] = row
+                count += 1
+                break
+    return count
 
 
 def layout_holds() -> bool:

@@ -48,7 +48,7 @@ from .jit import helper as _helper
 from .jit import inlined_helper as _inlined
 from .jit import kernel as _kernel
 from .table import (
-    BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, DT,
+    BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, CRUSHES, DT,
     EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
     GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LAYERED, LAYERS,
     MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED, MOVING_STATICS, NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y,
@@ -345,6 +345,7 @@ def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any,
         if ints[row, FLAGS] & STATIC:
             continue
         ints[row, FLAGS] |= CRUSHED
+        status[CRUSHES] = 1
         if ints[row, FLAGS] & PHYSICS and body[row, INV_MASS] != 0.0:
             body[row, VEL_X], body[row, VEL_Y] = 0.0, 0.0
             ints[row, FLAGS] |= TOUCHED

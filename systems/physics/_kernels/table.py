@@ -17,7 +17,7 @@ from .jit import helper as _helper
 
 __all__ = [
     "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
-    "CATEGORY", "CELL_SIZE", "CONTACTS", "COUNTERS", "CRUSHED", "DT", "ELASTICITY", "EMPTY", "ENTITY", "ENTRIES",
+    "CATEGORY", "CELL_SIZE", "CONTACTS", "COUNTERS", "CRUSHED", "CRUSHES", "DT", "ELASTICITY", "EMPTY", "ENTITY", "ENTRIES",
     "FACES_RUN", "FILED_H", "FILED_W", "FILED_X", "FILED_Y", "FILTERED", "FILTERED_RUN", "FLAGS", "FLOAT_COLUMNS",
     "FRAME_X", "FRAME_Y", "FRICTION", "FROZEN", "FULL_TABLE", "GRAVITY_SCALE", "GROUND_SNAP", "HEAP", "HEIGHT", "HELD",
     "HELD_BEFORE_X", "HELD_BEFORE_Y", "HELD_BY", "IMPACTS",
@@ -186,11 +186,12 @@ def _within(box: Any, outer: Any) -> bool:
 # asked about (the caller asks, and runs the step again), FILTERED_RUN whether filters are asked,
 # FACES_RUN whether some collider has one-way faces; push-out's ROUNDS and SETTLED (the pairs of
 # its hash tables), WARN_A and WARN_B (the first pair it left overlapping deeply, -1 for none);
-# crushing's SQUEEZES (the pairs it kept); MOVING_STATICS whether some STATIC moves this step.
+# crushing's SQUEEZES (the pairs it kept); MOVING_STATICS whether some STATIC moves this step;
+# CRUSHES whether the sweeps or push-out crushed a row (flag CRUSHED), so crushing has work.
 (OVERFLOW, FROZEN, STAMP, ENTRIES, OCCUPIED, LARGES, LINKS, RECORDS, HEAP, CONTACTS, WIDENED, MET, SUPPORTS,
  LAYERS, RIDES, VERDICTS, UNASKED, FILTERED_RUN, FACES_RUN, ROUNDS, SETTLED, WARN_A, WARN_B, SQUEEZES,
- MOVING_STATICS) = range(25)
-COUNTERS = 25
+ MOVING_STATICS, CRUSHES) = range(26)
+COUNTERS = 26
 EMPTY = -2  # a hash slot never used
 FULL_TABLE = 2
 

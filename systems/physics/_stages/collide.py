@@ -114,9 +114,9 @@ class Collide:
 
     The pairs come from a compiled kernel over the filed boxes
     (``systems.physics._kernels.pairs``: the set the grid would find, less
-    the pairs whose layers don't meet) unless level geometry outnumbers the
-    other colliders or the kernels are not compiled (ECS_ARCADE_JIT=0, no numba, or
-    still compiling in the background); then from the grid.
+    the pairs whose layers don't meet) unless the kernels are not compiled
+    (ECS_ARCADE_JIT=0, no numba, or still compiling in the background); then
+    from the grid, which walks only the movers' cells.
 
     Each run's results are a new ``Found`` (``found``): the bodies, the
     pairs, the filed boxes and the kind bits of this step. ``bodies`` (entity
@@ -236,13 +236,9 @@ class Collide:
         statics = self._resting.entities
         if kinds & MOVING_STATIC:  # moving platforms: STATIC with Physics
             statics = statics.union(found.static_movers)
-        # The kernel files every box anew each step; the grid keeps level
-        # geometry filed and walks only the movers' cells: when level
-        # geometry is most of the world, the grid is faster.
-        movers, level = self._movers.bodies, self._resting.bodies
         # (asked last: a Game's first steps run the grid while the kernels compile, see ``background``)
-        kernels = background.kernels() if len(movers) >= len(level) else None
-        rows = self._compiled_pairs(kernels, found) if kernels is not None and kernels.compiled else None
+        kernels = background.kernels()
+        rows = self._compiled_pairs(kernels, found) if kernels.compiled else None
         if rows is not None:
             found.take_rows(rows)
             return
@@ -427,7 +423,7 @@ class _Resting:
         # ``seen``'s vectors as an (n, 8) array, and the bodies' vectors listed with the
         # replacement stamps they were listed at (``_differing``).
         self._seen_vectors = np.array([seen[:8] for seen in self.seen], float).reshape(-1, 8)
-        self._listed: tuple[tuple[int, int], Vectors] | None = None
+        self._listed: tuple[tuple[int, int], Vectors, np.ndarray | None] | None = None
 
     def read(self, grid: SpatialGrid) -> LevelRead:
         """The bodies as last read (``LevelRead``): the same object until
@@ -462,20 +458,27 @@ class _Resting:
 
     def _differing(self) -> list[int] | None:
         """The indices of the bodies whose position, previous position, collider offset or
-        size is not what they were last filed by, from their vectors read at once by the
-        compiled kernels (``storage``; listed again when a vector was assigned anywhere);
-        None where those don't read them."""
+        size is not what they were last filed by, compared where pygame keeps them by the
+        compiled kernels (``storage``; the vectors listed again when one was assigned
+        anywhere); None where those don't read them."""
         stamps = (replacements(Transform), replacements(Collider))
         if self._listed is None or self._listed[0] != stamps:
-            self._listed = stamps, Vectors.of([body.transform for body in self.bodies],
-                                              [body.collider for body in self.bodies])
-        vectors = self._listed[1]
-        now = storage.gathered(vectors.now)
-        if now is None:
+            vectors = Vectors.of([body.transform for body in self.bodies], [body.collider for body in self.bodies])
+            self._listed = stamps, vectors, None
+        _, vectors, columns = self._listed
+        kernels = background.kernels()
+        if kernels.differing is None:
             return None
-        read = np.column_stack((now, storage.read(vectors.start), storage.read(vectors.offset),
-                                storage.read(vectors.size)))
-        differs: list[int] = np.flatnonzero((read != self._seen_vectors).any(axis=1)).tolist()
+        if columns is None:
+            located = [storage.addresses(listed, kernels)
+                       for listed in (vectors.now, vectors.start, vectors.offset, vectors.size)]
+            if any(addresses is None for addresses in located):
+                return None
+            columns = np.column_stack([addresses for addresses in located if addresses is not None])
+            self._listed = stamps, vectors, columns
+        out = np.empty(len(columns), np.int64)
+        count = kernels.differing(columns, self._seen_vectors, out)
+        differs: list[int] = out[:count].tolist()
         return differs
 
     @staticmethod

@@ -418,5 +418,9 @@ def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.nda
     holding the last one, so only its final box (``table``'s FILED columns)
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""
-    collision.file_rows_wider(np.unique(widened).tolist(), table[:, t.FILED_X:t.FILED_H + 1].copy())
+    rows = np.unique(widened)
+    if len(rows):  # (the kernel writes a row's filed box only where it widens it, and logs the row)
+        filed = collision.filed_boxes().copy()
+        filed[rows] = table[rows, t.FILED_X:t.FILED_H + 1]
+        collision.file_rows_wider(rows.tolist(), filed)
     collision.add_met_rows(met.reshape(-1, 2))

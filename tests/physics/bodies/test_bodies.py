@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from ecs import World
 from systems.physics._broad.grid import SpatialGrid
+from systems.physics._stages import collide
 from systems.physics._bodies.kinds import INELASTIC, LAYERED, MOVING_STATIC, ONE_WAY, SHAPED, TRIGGER, kinds_of
 
 DT = 1 / 60
@@ -212,6 +213,35 @@ def test_level_geometry_moved_this_step_says_so_when_looked_up_after_it():
     assert body.moved and body.box == (0.0, 105.0, 200.0, 10.0)
     world.step(DT)
     assert not world.collision.bodies[floor].moved
+
+
+@pytest.mark.parametrize("change", ["position", "previous_position", "offset", "size"])
+def test_one_tile_of_a_large_level_changed_in_place_is_seen_and_only_it(change, monkeypatch):
+    # A level of 100 tiles: enough to be compared where pygame keeps the vectors when the
+    # kernels are compiled (``storage.FEW``), from Python otherwise. Each vector that files a
+    # tile, changed in place between steps, must have the tile read anew that step.
+    world = World()
+    tiles = [world.create_entity(Transform((16.0 * k, 200)), Collider((16, 16), type=ColliderType.STATIC))
+             for k in range(100)]
+    world.create_entity(Transform((50, 0)), Collider((8, 8)), Physics((0, 0)))
+    world.step(DT)
+    world.step(DT)
+    tile = tiles[37]
+    transform, collider = world.component_for_entity(tile, Transform), world.component_for_entity(tile, Collider)
+    vector = {"position": transform.position, "previous_position": transform.previous_position,
+              "offset": collider.offset, "size": collider.size}[change]
+    vector.y += 4.0
+    read_anew = []
+    refresh = collide.refresh
+    monkeypatch.setattr(collide, "refresh", lambda body, grid: (read_anew.append(body.entity), refresh(body, grid)))
+    world.step(DT)
+    assert read_anew == [tile]
+    body = world.collision.bodies[tile]
+    # Where it is after the step: a tile without Physics ends the step where it was put.
+    top = 200.0 + (4.0 if change in ("position", "offset") else 0.0)
+    height = 16.0 + (4.0 if change == "size" else 0.0)
+    assert body.box == (16.0 * 37, top, 16.0, height)
+    world.close()
 
 
 def test_the_bodies_are_one_read_only_mapping_that_follows_the_steps():

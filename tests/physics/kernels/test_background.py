@@ -11,6 +11,7 @@ a step's results do not depend on which code computed them, so neither on when t
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import logging
 import subprocess
@@ -76,10 +77,12 @@ def arena(seed: int, n: int = 24) -> World:
     return world
 
 
-def crates(seed: int, n: int = 24) -> World:
-    """Crates with the default materials falling on a floor: gravity, rows, friction."""
+def crates(seed: int, n: int = 24, tiles: int = 1) -> World:
+    """Crates with the default materials falling on a floor of ``tiles`` tiles: gravity, rows, friction."""
     world = World(gravity=(0, 900))
-    world.create_entity(Transform((-50, 200)), Collider((400, 20), type=ColliderType.STATIC))
+    for k in range(tiles):
+        world.create_entity(Transform((-50 + 400 / tiles * k, 200)), Collider((400 / tiles, 20),
+                                                                               type=ColliderType.STATIC))
     rng = np.random.default_rng(seed)
     for x, y in zip(rng.uniform(0, 280, n), rng.uniform(0, 150, n)):
         world.create_entity(Transform((float(x), float(y))), Collider((10, 10)), Physics(friction=0.5))
@@ -176,8 +179,8 @@ def test_the_entry_points_hold_every_call_the_stages_make(state: None, monkeypat
              if field.name != "compiled" and getattr(copy, field.name) is not None]
     recording = dataclasses.replace(copy, **{name: recorded(getattr(copy, name)) for name in names})
     monkeypatch.setattr(background, "own", lambda: recording)
-    for make in (arena, crates):
-        world = make(5, 80)  # (past storage.FEW: the storage kernels run too)
+    for make in (arena, crates, functools.partial(crates, tiles=80)):
+        world = make(5, 80)  # (past storage.FEW: the storage kernels run too; with 80 tiles, on level geometry)
         for _ in range(10):
             world.step(1 / 60)
             world.collision.bodies[5]  # (a Body made, as handlers and queries make them: its partners)

@@ -171,3 +171,39 @@ def test_vectors_assigned_between_steps_are_the_ones_read_and_written_by_address
     assert tuple(old_position) == (40.0 * 7 + 1.0, 0.0) and tuple(old_velocity) == (60.0, 0.0)
     assert world.component_for_entity(bodies[8], Transform).position.x == 40.0 * 8 + 2.0
     world.close()
+
+
+def addresses_of(vectors: list[Vector2]) -> np.ndarray:
+    """Where each vector's coordinates are (the compiled ``coordinates``)."""
+    found = np.empty(len(vectors), np.int64)
+    compiled().coordinates(np.fromiter(map(id, vectors), np.int64, len(vectors)), kernel_storage.HEADER, found)
+    return found
+
+
+@compiled_only
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(doubles, doubles, doubles, doubles), min_size=1, max_size=40), st.data())
+def test_a_compiled_comparison_finds_exactly_the_rows_whose_vectors_differ_from_what_was_seen(
+        rows: list[tuple[float, float, float, float]], data: st.DataObject) -> None:
+    # Two vectors a row, compared where they are against what was seen: a row differs when any
+    # coordinate is not == its seen value (so a NaN always differs and -0.0 equals 0.0), as the
+    # comparison from Python decides.
+    vectors = [VectorList(Vector2(row[2 * k], row[2 * k + 1]) for row in rows) for k in range(2)]
+    seen = np.array(rows, float)
+    for index in sorted(data.draw(st.sets(st.integers(0, len(rows) - 1)))):
+        seen[index, data.draw(st.integers(0, 3))] = data.draw(doubles)
+    columns = np.column_stack([addresses_of(listed) for listed in vectors])
+    out = np.empty(len(rows), np.int64)
+    count = compiled().differing(columns, seen, out)
+    now = np.array([[*a, *b] for a, b in zip(*vectors)], float)
+    assert out[:count].tolist() == [i for i in range(len(rows)) if any(now[i] != seen[i])]
+
+
+@compiled_only
+@pytest.mark.parametrize("seen_shape, out_size", [((3, 3), 3), ((2, 4), 3), ((3, 4), 2)])
+def test_a_comparison_of_the_wrong_shapes_is_refused(seen_shape: tuple[int, int], out_size: int) -> None:
+    # It reads memory by address and writes rows to ``out``: every shape is checked first.
+    vectors = VectorList([Vector2(k, k) for k in range(3)])
+    columns = np.column_stack([addresses_of(vectors)] * 2)
+    with pytest.raises(ValueError, match="differing"):
+        compiled().differing(columns, np.zeros(seen_shape), np.empty(out_size, np.int64))
