@@ -136,7 +136,8 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     times["pairs kernel"] = best_ms(lambda: grid_pairs(boxes, kinds, layers, entities, collision.grid.cell_size,
                                                        collision.steps, 1 << 16), repeats)
     level = [collision.columns.colliders[row] for row in collision.found.resting.rows.tolist()]
-    table, ints = resolve._Tables().start(collision.found, resolve._codes(level), None, False, False)
+    tables = resolve._Tables()
+    table, ints = tables.start(collision.found, resolve._codes(level), None, False, False)
     step = np.zeros(kernel_table.STEP_PARAMETERS)
     step[[kernel_table.DT, kernel_table.MAX_SUBDIVISIONS, kernel_table.CELL_SIZE]] = DT, 32.0, collision.grid.cell_size
     step[kernel_table.SWEEPS] = 1.0
@@ -146,7 +147,8 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
 
     def sweep() -> np.ndarray:
         body, flags = table.copy(), ints.copy()
-        status: np.ndarray = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers)[0]
+        status: np.ndarray = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers,
+                                                     tables.filing(buffers))[0]
         return status
     while (status := sweep())[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))

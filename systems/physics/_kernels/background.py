@@ -102,7 +102,8 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
     calls: list[tuple[Any, tuple[Any, ...]]] = [
         (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1)),
         (_GROUP_BY_ROW, (ids, 1)),
-        (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers)),
+        (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers,
+                       (ids, ids, 0, sweep.kept_filing(buffers)))),
         (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
         (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
         (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),

@@ -49,10 +49,10 @@ from .jit import inlined_helper as _inlined
 from .jit import kernel as _kernel
 from .table import (
     BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, CRUSHES, DT,
-    EMPTY, ENTITY, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN, FULL_TABLE,
-    GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LAYERED, LAYERS,
-    MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED, MOVING_STATICS, NOT_BOX, ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y,
-    OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE,
+    EMPTY, ENTITY, ENTRIES, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN,
+    FULL_TABLE, GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LARGES, LAYERED,
+    LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED, MOVING_STATICS, NOT_BOX, OCCUPIED, ONE_WAY_FACES,
+    ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE,
     START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y,
     VERDICTS, VERSION, WEDGE_REACH, WIDENED, _box_at, _filed, _union, _within,
 )
@@ -68,7 +68,8 @@ from .settle import (
     _bit, _contact_velocities, _dominant, _exchange, _held_axes, _material, _permits, _record, _settle,
 )
 
-__all__ = ["buffer_sizes", "buffers_for", "make_buffers", "run_sweeps"]
+__all__ = ["KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
+           "run_sweeps"]
 
 
 # -- gravity within a step (see the module docstring) ------------------------------------
@@ -536,6 +537,78 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
              marks, out)
 
 
+# -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
+
+#: A kept filing's ``counts``: the level key it was filed for (-1: none yet), then the run's
+#: counters once level geometry is filed (OCCUPIED, ENTRIES, LARGES, MOVING_STATICS).
+KEPT_KEY, KEPT_COUNTERS = 0, 1
+
+
+def kept_filing(buffers: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Room to keep level geometry's filing in the grid of ``buffers`` (``make_buffers``) from
+    run to run: a copy of the grid's cells, entries and large boxes, and their ``counts``."""
+    cells, entries, large = buffers[0]
+    counts = np.full(1 + 4, -1, np.int64)
+    return (np.empty_like(cells), np.empty_like(entries), np.empty_like(large), counts)
+
+
+def filing_each_run(rows: int) -> tuple[Any, ...]:
+    """A ``run_sweeps`` filing that keeps nothing: every one of ``rows`` rows filed each run."""
+    nothing = np.zeros(0, np.int64)
+    return (np.arange(rows, dtype=np.int64), nothing, -1,
+            (np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int64), nothing, np.full(5, -1, np.int64)))
+
+
+@_helper
+def _file_rows(body: Any, ints: Any, grid: Any, status: Any, rows: Any, size: float) -> None:
+    """File ``rows`` in the grid, in order, and tell whether a STATIC among them moves."""
+    for row in rows:
+        _file(grid, ints, status, row, _filed(body, row), size)
+        if ints[row, FLAGS] & STATIC and (body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0):
+            status[MOVING_STATICS] = 1  # (no sweep changes a STATIC's motion)
+
+
+@_helper
+def _copy(target: Any, source: Any, count: int) -> None:
+    """The first ``count`` rows of ``source`` into ``target`` (int64, 1 or 2 dimensions alike),
+    element by element: a slice assignment would ask numba for a temporary copy."""
+    flat_target, flat_source = target.reshape(-1), source.reshape(-1)
+    width = flat_source.shape[0] // max(source.shape[0], 1)
+    for k in range(count * width):
+        flat_target[k] = flat_source[k]
+
+
+@_helper
+def _start_grid(body: Any, ints: Any, grid: Any, status: Any, filing: Any, size: float) -> None:
+    """The run's grid: level geometry's rows (``filing``'s second) as kept for its key (its
+    third, >= 0) or filed now (and kept, where it has the room), then the other rows (its
+    first). Rows are filed in that order each run, so a kept filing gives the grid the
+    filing anew would."""
+    movers, level, key, kept = filing
+    cells, entries, large = grid
+    kept_cells, kept_entries, kept_large, counts = kept
+    fits = (key >= 0 and kept_cells.shape[0] == cells.shape[0] and kept_entries.shape[0] == entries.shape[0]
+            and kept_large.shape[0] == large.shape[0])
+    if fits and counts[KEPT_KEY] == key:
+        filed, larges = counts[KEPT_COUNTERS + 1], counts[KEPT_COUNTERS + 2]
+        _copy(cells, kept_cells, cells.shape[0])
+        _copy(entries, kept_entries, filed)
+        _copy(large, kept_large, larges)
+        status[OCCUPIED], status[ENTRIES], status[LARGES] = counts[KEPT_COUNTERS], filed, larges
+        status[MOVING_STATICS] = counts[KEPT_COUNTERS + 3]
+    else:
+        cells[:, 2] = EMPTY
+        _file_rows(body, ints, grid, status, level, size)
+        if fits and not status[OVERFLOW]:
+            _copy(kept_cells, cells, cells.shape[0])
+            _copy(kept_entries, entries, status[ENTRIES])
+            _copy(kept_large, large, status[LARGES])
+            counts[KEPT_KEY] = key
+            counts[KEPT_COUNTERS], counts[KEPT_COUNTERS + 1] = status[OCCUPIED], status[ENTRIES]
+            counts[KEPT_COUNTERS + 2], counts[KEPT_COUNTERS + 3] = status[LARGES], status[MOVING_STATICS]
+    _file_rows(body, ints, grid, status, movers, size)
+
+
 def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     """Work buffers for ``run_sweeps`` and ``push.push_out``, made once and kept from step to step:
     ``capacity`` records, filings, links, contacts and events each, hash
@@ -583,9 +656,16 @@ def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow
 
 
 @_kernel
-def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step: Any, buffers: Any) -> Any:
+def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step: Any, buffers: Any,
+               filing: Any) -> Any:
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
     impacts in time order, updating ``body`` and ``ints``.
+
+    ``filing``: which rows the run's grid files, (movers, level, key, kept): level geometry's
+    rows ``level`` are filed once for each ``key`` (>= 0; the caller changes it whenever level
+    geometry or its rows change) and kept in ``kept`` (``kept_filing`` of these ``buffers``)
+    from run to run, the ``movers`` each run; every row must be in one of them
+    (``filing_each_run``: all filed each run).
 
     ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
     they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is
@@ -609,8 +689,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     status[FACES_RUN] = step[ONE_WAY_FACES] != 0.0
     size = step[CELL_SIZE]
     # What a run reads before writing: the hash tables' slots and each row's mark (_link_pairs sets
-    # every row's links).
-    grid[0][:, 2] = EMPTY
+    # every row's links); the grid's slots are set by _start_grid.
     index[:, 2] = EMPTY
     if status[FILTERED_RUN]:
         filters[0][:, 2] = EMPTY
@@ -619,10 +698,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
         slot = _slot(filters[0], verdicts[k, 0], verdicts[k, 1], True, status, VERDICTS)
         if slot >= 0:
             filters[0][slot, 2] = verdicts[k, 2]
-    for row in range(rows):
-        _file(grid, ints, status, row, _filed(body, row), size)
-        if ints[row, FLAGS] & STATIC and (body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0):
-            status[MOVING_STATICS] = 1  # (no sweep changes a STATIC's motion)
+    _start_grid(body, ints, grid, status, filing, size)
     _link_pairs(links, status, pairs, rows)
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
         return status, contacts, events, filters[1]

@@ -129,7 +129,7 @@ class Resolver:
         while True:
             with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
                 status, contacts, events, unasked = kernels.run_sweeps(*tables, pairs, verdicts, _TIES, parameters,
-                                                                       buffers)
+                                                                       buffers, self._tables.filing(buffers))
             if not (status[t.OVERFLOW] or status[t.UNASKED]):
                 with timed(f"{name}.push_out"):
                     status = kernels.push_out(*tables, pairs, _TIES, parameters, squeezes, status, buffers)
@@ -252,6 +252,7 @@ class _Tables:
         self._template = (t.aligned_table(0, t.FLOAT_COLUMNS), t.aligned_table(0, t.INT_COLUMNS, np.int64))
         self._tables = self._template
         self._movers = np.zeros(0, np.int64)
+        self._level_rows = np.zeros(0, np.int64)
         self._selection = Selection.of(Columns.of([]), self._movers)  # the movers' components
         self._physics: list[Physics] = []  # every body's Physics, in entity order
         # What the movers' fields that change only by assignment give the tables, kept while
@@ -263,6 +264,10 @@ class _Tables:
         self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
         self._run: slice | None = None  # the movers' rows when they are one run of rows
+        # Level geometry's filing in the sweeps' grid, kept for the buffers it was made for
+        # under the key of the template it was filed from (``filing``).
+        self._templates = 0  # templates made so far: the current one's key
+        self._kept: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
 
     def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
               pulled: bool, snapping: bool, kernels: Kernels | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -301,6 +306,13 @@ class _Tables:
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
 
+    def filing(self, buffers: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Which rows the sweeps' grid files (``sweep.run_sweeps``' ``filing``): level
+        geometry's once per template, kept in room made for ``buffers``, the movers each run."""
+        if self._kept is None or self._kept[0] is not buffers:
+            self._kept = buffers, k.kept_filing(buffers)
+        return self._movers, self._level_rows, self._templates, self._kept[1]
+
     def velocities(self) -> VectorList:
         """The velocities of every body with Physics, in entity order (``Columns.moving``): the
         movers' of the last ``start`` (level geometry has none), as read there."""
@@ -316,6 +328,8 @@ class _Tables:
         _rows(arrays, level_codes, columns.entities[level.rows], level.filed, block)
         template[0][level.rows], template[1][level.rows] = block
         self._template, self._key = template, (columns, level)
+        self._templates += 1  # (a new key: level geometry's filing is kept anew)
+        self._level_rows = np.ascontiguousarray(level.rows, np.int64)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         self._movers = movers = np.delete(np.arange(n), level.rows)
         self._selection = Selection.of(columns, movers)

@@ -290,11 +290,11 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one() -> None:
     real = own().run_sweeps
 
     def first_with_8_slots(*args):  # type: ignore[no-untyped-def]
-        buffers = args[-1]
-        if not statuses:
+        buffers, filing = args[-2:]
+        if not statuses:  # (level geometry's filing, kept for the buffers given, is filed anew in these)
             capacity, _, rows = sweep_kernel.buffer_sizes(buffers)
             buffers = sweep_kernel.make_buffers(capacity, 8, rows)
-        status, contacts, events, unasked = real(*args[:-1], buffers)
+        status, contacts, events, unasked = real(*args[:-2], buffers, filing)
         statuses.append(status.copy())
         return status, contacts, events, unasked
 
