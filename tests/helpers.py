@@ -111,5 +111,5 @@ def counted(kernels: Kernels, calls: Counter[str]) -> Kernels:
 
         return call
 
-    names = ("grid_pairs", "group_by_row", "run_sweeps", "push_out", "crush", "snap_to_ground")
+    names = ("grid_pairs", "group_by_row", "level_cells", "run_sweeps", "push_out", "crush", "snap_to_ground")
     return dataclasses.replace(kernels, **{name: count(name) for name in names})

@@ -36,7 +36,8 @@ from systems.physics._broad.grid import CROWD, LARGE_SPAN, PILE
 from .cells import _span
 from .jit import helper, kernel
 
-__all__ = ["APART", "DONE", "FULL", "LEVEL", "SKIP", "SPREAD", "grid_pairs", "group_by_row"]
+__all__ = ["APART", "DONE", "FULL", "LEVEL", "SKIP", "SPREAD", "every_row", "grid_pairs", "group_by_row",
+           "level_cells"]
 
 #: ``grid_pairs`` status: done; the pair buffer was full (call again with a
 #: larger ``capacity``); the boxes span too many cells to number them in 64
@@ -253,9 +254,99 @@ def _cell_pairs(boxes: Any, kinds: Any, layers: Any, members: Any, cx: int, cy: 
     return count
 
 
+#: A cell's key in a kept filing: its column times 2**32 plus its row offset by 2**31, so keys
+#: sort by column, then row (cells numbered -2**31 to 2**31 - 1 each way; beyond, SPREAD).
+_HALF = 2 ** 31
+
+
+@kernel
+def level_cells(boxes: Any, rows: Any, size: float) -> tuple[Any, Any, Any, int]:
+    """Level geometry's ``rows`` filed once, for ``grid_pairs`` to look up by cell: the
+    (key, row) records of the small boxes (``_HALF``: column * 2**32 + row + 2**31), sorted
+    by key then row, the rows of the large boxes (more than ``LARGE_SPAN`` cells), and a
+    status (DONE, or SPREAD if a cell lies beyond what a key numbers)."""
+    n = rows.shape[0]
+    count = 0
+    for k in range(n):
+        row = rows[k]
+        x0, y0, x1, y1 = _span(boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3], size)
+        if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) <= LARGE_SPAN:
+            if x0 < -_HALF or y0 < -_HALF or x1 >= _HALF or y1 >= _HALF:
+                return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, np.int64), SPREAD
+            count += (x1 - x0 + 1) * (y1 - y0 + 1)
+    keys = np.empty(count, np.int64)
+    filed = np.empty(count, np.int64)
+    large = np.empty(n, np.int64)
+    k, larges = 0, 0
+    for i in range(n):
+        row = rows[i]
+        x0, y0, x1, y1 = _span(boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3], size)
+        if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > LARGE_SPAN:
+            large[larges] = row
+            larges += 1
+            continue
+        for cx in range(x0, x1 + 1):
+            for cy in range(y0, y1 + 1):
+                keys[k], filed[k] = cx * 2 * _HALF + (cy + _HALF), row
+                k += 1
+    order = np.argsort(keys, kind="mergesort")  # (stable: rows ascending within a cell, as given)
+    return keys[order], filed[order], large[:larges].copy(), DONE
+
+
+@helper
+def _level_range(keys: Any, cx: int, cy: int) -> tuple[int, int]:
+    """Where the records of cell (cx, cy) are in a kept filing's sorted ``keys`` (``level_cells``):
+    [low, high), empty for a cell beyond what a key numbers."""
+    if cx < -_HALF or cy < -_HALF or cx >= _HALF or cy >= _HALF:
+        return 0, 0
+    key = cx * 2 * _HALF + (cy + _HALF)
+    low, high = 0, keys.shape[0]
+    while low < high:  # the first record of the cell or after it
+        middle = (low + high) // 2
+        if keys[middle] < key:
+            low = middle + 1
+        else:
+            high = middle
+    end = low
+    while end < keys.shape[0] and keys[end] == key:
+        end += 1
+    return low, end
+
+
+@helper
+def _merge(first: Any, second: Any, out: Any) -> int:
+    """Two runs of rows, each ascending, as one ascending run at the start of ``out``; returns
+    its length."""
+    i, j, k = 0, 0, 0
+    while i < first.shape[0] or j < second.shape[0]:
+        if j >= second.shape[0] or (i < first.shape[0] and first[i] < second[j]):
+            out[k] = first[i]
+            i += 1
+        else:
+            out[k] = second[j]
+            j += 1
+        k += 1
+    return k
+
+
+@helper
+def _large_pair(boxes: Any, kinds: Any, layers: Any, large: Any, a: int, b: int, found: Any, count: int) -> int:
+    """``_emit`` (a, b) for the large box a if they touch and are not ``_apart`` (a pair of
+    two large boxes from its lower row only)."""
+    if b == a or (large[b] and b < a) or _apart(kinds, a, b) or not _touch(boxes, a, b):
+        return count
+    return _emit(found, count, a, b, layers)
+
+
+def every_row(rows: int) -> tuple[Any, tuple[Any, Any, Any]]:
+    """``grid_pairs``' ``movers`` and ``level`` for filing all of ``rows`` rows each call."""
+    nothing = np.zeros(0, np.int64)
+    return np.arange(rows, dtype=np.int64), (nothing, nothing, nothing)
+
+
 @kernel
 def grid_pairs(boxes: Any, kinds: Any, layers: Any, entities: Any, size: float, shuffle: int,
-               capacity: int) -> tuple[Any, int]:
+               capacity: int, movers: Any, level: Any) -> tuple[Any, int]:
     """Every pair of rows whose ``boxes`` (n, 4: left, top, width, height,
     px) overlap or touch, whose ``kinds`` (n: bits SKIP for the STATICs the
     grid is told to skip, APART for the TRIGGERs it keeps apart, LEVEL for
@@ -263,15 +354,24 @@ def grid_pairs(boxes: Any, kinds: Any, layers: Any, entities: Any, size: float, 
     mask, each 32 bits) meet, as (m, 2) rows ascending; ``entities`` are the
     rows' ids, ``size`` is the cell size (px), ``shuffle`` orders piles (the
     step number) and ``capacity`` is the most pairs it may find. Returns
-    (pairs, status)."""
+    (pairs, status).
+
+    ``movers`` (ascending) are the rows filed here; the others are level geometry, filed
+    once (``level``: ``level_cells`` of them, kept while they stay put; all of them of kind
+    LEVEL, so never paired with each other): only the cells a mover is filed in are looked
+    at, each with the level geometry filed there. ``every_row(n)`` files every row here."""
     rows = boxes.shape[0]
-    spans = np.empty((rows, 4), np.int64)
+    keys, filed, level_large = level
+    spans = np.empty((movers.shape[0], 4), np.int64)
     large = np.zeros(rows, np.bool_)
+    for row in level_large:
+        large[row] = True
     filings = 0
     low_x, low_y, high_x, high_y = 0, 0, 0, 0
-    for row in range(rows):
+    for i in range(movers.shape[0]):
+        row = movers[i]
         x0, y0, x1, y1 = _span(boxes[row, 0], boxes[row, 1], boxes[row, 2], boxes[row, 3], size)
-        spans[row, 0], spans[row, 1], spans[row, 2], spans[row, 3] = x0, y0, x1, y1
+        spans[i, 0], spans[i, 1], spans[i, 2], spans[i, 3] = x0, y0, x1, y1
         if (x1 - x0 + 1.0) * (y1 - y0 + 1.0) > LARGE_SPAN:
             large[row] = True
             continue
@@ -283,16 +383,16 @@ def grid_pairs(boxes: Any, kinds: Any, layers: Any, entities: Any, size: float, 
     height = high_y - low_y + 1
     if (high_x - low_x + 1.0) * height >= 2.0 ** 62:
         return empty, SPREAD
-    # File every small box under each of its cells: (cell number, row) records, sorted.
+    # File every small mover under each of its cells: (cell number, row) records, sorted.
     cells = np.empty(filings, np.int64)
     members = np.empty(filings, np.int64)
     k = 0
-    for row in range(rows):
-        if large[row]:
+    for i in range(movers.shape[0]):
+        if large[movers[i]]:
             continue
-        for cx in range(spans[row, 0], spans[row, 2] + 1):
-            for cy in range(spans[row, 1], spans[row, 3] + 1):
-                cells[k], members[k] = (cx - low_x) * height + (cy - low_y), row
+        for cx in range(spans[i, 0], spans[i, 2] + 1):
+            for cy in range(spans[i, 1], spans[i, 3] + 1):
+                cells[k], members[k] = (cx - low_x) * height + (cy - low_y), movers[i]
                 k += 1
     numbered = (high_x - low_x + 1) * height
     if numbered <= 4 * filings + 1024:  # (a counting sort's count per cell number costs less than sorting)
@@ -301,28 +401,33 @@ def grid_pairs(boxes: Any, kinds: Any, layers: Any, entities: Any, size: float, 
         order = np.argsort(cells, kind="mergesort")
     cells, members = cells[order], members[order]  # (both sorts stable: rows ascending within a cell)
     found = np.empty(capacity, np.int64)
+    group = np.empty(filings + keys.shape[0], np.int64)  # a cell's rows, movers' and level geometry's
     count = 0
     start = 0
     while start < filings:
         end = start
         while end < filings and cells[end] == cells[start]:
             end += 1
-        if end - start > 1:
-            group = members[start:end]
-            cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
-            if end - start > CROWD:
-                count = _crowd_pairs(boxes, kinds, layers, entities, group, cx, cy, size, shuffle, found, count)
+        cx, cy = low_x + cells[start] // height, low_y + cells[start] % height
+        low, high = _level_range(keys, cx, cy)
+        if end - start + high - low > 1:
+            rows_here = group[:_merge(members[start:end], filed[low:high], group)]
+            if rows_here.shape[0] > CROWD:
+                count = _crowd_pairs(boxes, kinds, layers, entities, rows_here, cx, cy, size, shuffle, found, count)
             else:
-                count = _cell_pairs(boxes, kinds, layers, group, cx, cy, size, found, count)
+                count = _cell_pairs(boxes, kinds, layers, rows_here, cx, cy, size, found, count)
         start = end
-    # Large boxes meet every box they touch (small ones once: they are not in cells here).
+    # Large boxes meet every box they touch (small ones once: they are not in cells here): a
+    # large mover any row, large level geometry the movers.
     for a in range(rows):
         if not large[a]:
             continue
-        for b in range(rows):
-            if b == a or (large[b] and b < a) or _apart(kinds, a, b) or not _touch(boxes, a, b):
-                continue
-            count = _emit(found, count, a, b, layers)
+        if kinds[a] & LEVEL:  # (it meets no row of kind LEVEL: the others are all movers)
+            for b in movers:
+                count = _large_pair(boxes, kinds, layers, large, a, b, found, count)
+        else:
+            for b in range(rows):
+                count = _large_pair(boxes, kinds, layers, large, a, b, found, count)
     if count < 0:
         return empty, FULL
     return _distinct_pairs(found[:count], rows), DONE

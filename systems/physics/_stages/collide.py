@@ -26,7 +26,7 @@ from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
 from systems.physics._bodies.table import Columns, Vectors, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
-from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP
+from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP, every_row
 from systems.physics._kernels.plain import Kernels
 from systems.physics._stages import storage
 from systems.physics._stages.found import Found, LevelRead, is_level, read, refresh
@@ -144,6 +144,9 @@ class Collide:
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
         self._pair_capacity = 1024  # pairs the compiled broad phase makes room for; doubled when short
+        # Level geometry's cells for the compiled broad phase, kept while it is read the same
+        # in the same grid: (that read and cell size, (the rows filed each step, the cells)).
+        self._level_filing: tuple[tuple[object, float], tuple[np.ndarray, tuple[Any, ...]]] | None = None
         self._mover_kinds = Kept(_MoverKinds.of)
         self._mover_vectors = Kept(Vectors.of, vectors=True)  # the movers' vectors, as listed last
         self._pair_layers = Kept(_pair_layers)
@@ -269,13 +272,25 @@ class Collide:
         kinds[found.level_mover_rows] |= LEVEL
         triggers, layers = self._pair_layers(columns, found.kinds & (TRIGGER | LAYERED))
         kinds[triggers] |= APART
+        movers, level = self._level_cells(kernels, found, boxes)
         while True:
             rows, status = kernels.grid_pairs(boxes, kinds, layers, columns.entities, self.grid.cell_size,
-                                              self.steps, self._pair_capacity)
+                                              self.steps, self._pair_capacity, movers, level)
             if status != FULL:
                 break
             self._pair_capacity *= 2  # kept for later steps
         return rows if status == DONE else None
+
+    def _level_cells(self, kernels: Kernels, found: Found, boxes: np.ndarray) -> tuple[np.ndarray, tuple[Any, ...]]:
+        """The rows the pair kernel files this step (the movers') and level geometry's cells,
+        filed once for as long as it is read the same (``found.resting``) in the same grid
+        (``level_cells``); every row filed each step where its cells can't be numbered."""
+        kept = self._level_filing
+        if kept is None or kept[0][0] is not found.resting or kept[0][1] != self.grid.cell_size:
+            *cells, status = kernels.level_cells(boxes, self._movers.level_rows, self.grid.cell_size)
+            filing = (self._movers.rows, tuple(cells)) if status == DONE else every_row(len(boxes))
+            kept = self._level_filing = (found.resting, self.grid.cell_size), filing
+        return kept[1]
 
     def sync(self) -> None:
         """Bring the bodies and the grid up to date when entities or

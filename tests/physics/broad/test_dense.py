@@ -112,12 +112,13 @@ def test_a_crowded_cell_reports_every_pair_with_a_static_trigger_or_level_geomet
 @example([(0.0, 0.0, 8.0, 8.0, 1)] * 20 + [(0.0, 0.0, 8.0, 8.0, 3)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)] * 20, 8.0, 3)
 @example([(0.0, 0.0, 8.0, 8.0, 2)] * 20 + [(4.0, 4.0, 8.0, 8.0, 0)] * 10, 8.0, 3)  # TRIGGERs are no pile
 def test_the_kernel_gives_a_crowded_cells_pairs_as_the_grid_does(items, cell, shuffle):
-    from systems.physics._kernels.pairs import APART, DONE, LEVEL, SKIP, grid_pairs
+    from systems.physics._kernels.pairs import APART, DONE, LEVEL, SKIP, every_row, grid_pairs
 
     expected = sorted(_grid_pairs(items, cell, shuffle))
     boxes = np.array([item[:4] for item in items], float).reshape(-1, 4)
     kinds = np.array([(0, SKIP, APART, LEVEL)[item[4]] for item in items], np.int64)
     layers = np.tile(np.array([1, ALL], np.int64), (len(items), 1))  # every box on the default layer
-    pairs, status = grid_pairs(boxes, kinds, layers, np.arange(len(items), dtype=np.int64), cell, shuffle, 1 << 16)
+    pairs, status = grid_pairs(boxes, kinds, layers, np.arange(len(items), dtype=np.int64), cell, shuffle, 1 << 16,
+                               *every_row(len(items)))
     assert status == DONE
     assert [tuple(pair) for pair in pairs.tolist()] == expected

@@ -21,8 +21,8 @@ from helpers import counted
 from systems.physics._kernels import background
 from systems.physics._kernels.plain import plain
 from systems.physics._broad.grid import CROWD, SpatialGrid
-from systems.physics._kernels.pairs import (APART, DONE, FULL, LEVEL, SKIP, SPREAD, _distinct_pairs, grid_pairs,
-                                            group_by_row)
+from systems.physics._kernels.pairs import (APART, DONE, FULL, LEVEL, SKIP, SPREAD, _distinct_pairs, every_row,
+                                            grid_pairs, group_by_row, level_cells)
 
 # Coordinates on an 8 px lattice as often as not, so that edges touch exactly.
 coordinate = st.one_of(st.floats(-300, 300), st.integers(-30, 30).map(lambda v: v * 8.0))
@@ -60,13 +60,23 @@ def reference(items, cell, shuffle):
     return sorted((a, b) for a, b in grid.pairs(skip, shuffle, apart) if interacts(*items[a][7], *items[b][7]))
 
 
-def compiled(items, cell, shuffle, capacity=1 << 16):
+def compiled(items, cell, shuffle, capacity=1 << 16, kept=False):
+    """``grid_pairs`` of the items, every row filed in the call, or (``kept``) the level
+    geometry among them filed beforehand (``level_cells``), as Collision keeps it."""
     items = [full(item) for item in items]
     boxes = np.array([item[:4] for item in items], float).reshape(-1, 4)
     kinds = np.array([SKIP * item[4] | LEVEL * item[5] | APART * item[6] for item in items], np.int64)
     layered = np.array([item[7] for item in items], np.int64).reshape(-1, 2)
     entities = np.arange(len(items), dtype=np.int64)
-    return grid_pairs(boxes, kinds, layered, entities, cell, shuffle, capacity)
+    movers, level = every_row(len(items))
+    if kept:
+        is_level = np.array([bool(item[5]) for item in items], bool)
+        movers = np.flatnonzero(~is_level).astype(np.int64)
+        *level, status = level_cells(boxes, np.flatnonzero(is_level).astype(np.int64), cell)
+        if status != DONE:
+            return np.empty((0, 2), np.int64), status
+        level = tuple(level)
+    return grid_pairs(boxes, kinds, layered, entities, cell, shuffle, capacity, movers, level)
 
 
 @given(scenes, st.sampled_from([4.0, 16.0, 32.0, 100.0]), st.integers(0, 1000))
@@ -81,10 +91,13 @@ def compiled(items, cell, shuffle, capacity=1 << 16):
 @example(([(0.0, 0.0, 900.0, 16.0, False, False, True, (1, ALL))] * 2
            + [(8.0, 8.0, 8.0, 8.0, False, False, False, (2, 2))], []), 16.0, 0)  # big TRIGGERs, a box off their layers
 def test_grid_pairs_are_the_grids_pairs(scene, cell, shuffle):
+    # Level geometry filed in the call, or beforehand and kept (only the cells a mover is in
+    # are looked at then): the same pairs either way.
     items = scene[0] + scene[1]
-    pairs, status = compiled(items, cell, shuffle)
-    assert status == DONE
-    assert [tuple(pair) for pair in pairs.tolist()] == reference(items, cell, shuffle)
+    for kept in (False, True):
+        pairs, status = compiled(items, cell, shuffle, kept=kept)
+        assert status == DONE
+        assert [tuple(pair) for pair in pairs.tolist()] == reference(items, cell, shuffle)
 
 
 def test_touching_boxes_pair_and_apart_ones_do_not():
@@ -94,9 +107,10 @@ def test_touching_boxes_pair_and_apart_ones_do_not():
     items = [(10.0, 0.0, 10.0, 10.0, False, False), (0.0, 0.0, 10.0, 10.0, False, False),
              (20.001, 0.0, 10.0, 10.0, False, False), (-500.0, 10.0, 2000.0, 20.0, True, True),
              (100.0, 10.0, 5.0, 5.0, True, True), (200.0, 10.0, 5.0, 5.0, True, False)]
-    pairs, status = compiled(items, 32.0, 0)
-    assert status == DONE
-    assert pairs.tolist() == [[0, 1], [0, 3], [1, 3], [2, 3]] == [list(p) for p in reference(items, 32.0, 0)]
+    for kept in (False, True):
+        pairs, status = compiled(items, 32.0, 0, kept=kept)
+        assert status == DONE
+        assert pairs.tolist() == [[0, 1], [0, 3], [1, 3], [2, 3]] == [list(p) for p in reference(items, 32.0, 0)]
 
 
 @pytest.mark.parametrize("cell", [4.0, 32.0])  # 4 px: the 2,000 px floor is a large box
@@ -118,9 +132,10 @@ def test_two_triggers_and_colliders_whose_layers_dont_meet_never_pair(cell):
             spot + (False, (1, 2)), spot + (False, (2, 0)), (-500.0, 10.0, 2000.0, 20.0, True, True, False, (1, ALL)),
             (0.0, 20.0, 10.0, 10.0, False, False, True, (1, ALL))]
     expected = [[0, 2], [0, 3], [0, 6], [1, 2], [1, 3], [1, 6], [2, 4], [2, 6], [3, 6], [6, 7]]
-    pairs, status = compiled(tiny, cell, 0)
-    assert status == DONE
-    assert pairs.tolist() == expected == [list(p) for p in reference(tiny, cell, 0)]
+    for kept in (False, True):
+        pairs, status = compiled(tiny, cell, 0, kept=kept)
+        assert status == DONE
+        assert pairs.tolist() == expected == [list(p) for p in reference(tiny, cell, 0)]
 
 
 def test_a_short_buffer_and_an_unnumbered_grid_are_reported():
@@ -128,6 +143,8 @@ def test_a_short_buffer_and_an_unnumbered_grid_are_reported():
     assert compiled(items, 32.0, 0, capacity=1)[1] == FULL
     far = [(0.0, 0.0, 1.0, 1.0, False, False), (1e12, 1e12, 1.0, 1.0, False, False)]
     assert compiled(far, 4.0, 0)[1] == SPREAD
+    # Level geometry beyond the cells a kept filing numbers (2**31 each way) is refused too.
+    assert compiled([(0.0, 0.0, 1.0, 1.0, True, True), (1e12, 0.0, 1.0, 1.0, True, True)], 4.0, 0, kept=True)[1] == SPREAD
 
 
 def test_a_world_spread_too_far_for_the_kernel_still_collides():
