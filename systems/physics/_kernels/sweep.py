@@ -48,13 +48,14 @@ from .jit import helper as _helper
 from .jit import inlined_helper as _inlined
 from .jit import kernel as _kernel
 from .table import (
-    BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, CRUSHES, DT,
-    EMPTY, ENTITY, ENTRIES, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN,
-    FULL_TABLE, GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LARGES, LAYERED,
-    LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED, MOVING_STATICS, NOT_BOX, OCCUPIED, ONE_WAY_FACES,
-    ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PULL_X, PULL_Y, RESTING_SPEED, REST_SPEED, SHAPE,
-    START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y,
-    VERDICTS, VERSION, WEDGE_REACH, WIDENED, _box_at, _filed, _union, _within,
+    BOUNDS_H, BOUNDS_VERSION, BOUNDS_W, BOUNDS_X, BOUNDS_Y, CARRY_X, CARRY_Y, CELL_SIZE, COUNTERS, CRUSHED, CRUSHES,
+    DT, EMPTY, ENTITY, ENTRIES, FACES_RUN, FILED_H, FILED_W, FILED_X, FILED_Y, FILTERED, FILTERED_RUN, FLAGS, FROZEN,
+    FULL_TABLE, GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LARGE, LARGES,
+    LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED, MOVING_STATICS, NOT_BOX, OCCUPIED,
+    ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PULL_X, PULL_Y,
+    RESTING_SPEED, REST_SPEED, SHAPE, SPAN_X0, SPAN_X1, SPAN_Y0, SPAN_Y1, START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED,
+    TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS, VERSION, WEDGE_REACH, WIDENED, _box_at,
+    _filed, _union, _within,
 )
 from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
 from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
@@ -598,6 +599,9 @@ def _start_grid(body: Any, ints: Any, grid: Any, status: Any, filing: Any, size:
         status[MOVING_STATICS] = counts[KEPT_COUNTERS + 3]
     else:
         cells[:, 2] = EMPTY
+        for row in level:  # filed nowhere yet (a kept row's span may be an earlier filing's)
+            ints[row, SPAN_X0], ints[row, SPAN_Y0], ints[row, SPAN_X1], ints[row, SPAN_Y1] = 1, 1, 0, 0
+            ints[row, LARGE] = 0
         _file_rows(body, ints, grid, status, level, size)
         if fits and not status[OVERFLOW]:
             _copy(kept_cells, cells, cells.shape[0])

@@ -151,6 +151,7 @@ class Resolver:
             tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),  # (run: changed)
                                         bool(memory.grounded), kernels)
         self._buffers = buffers
+        self._tables.ran(pairs, events[2][:int(status[t.MET])], buffers[6])
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step, kernels)
 
@@ -243,9 +244,11 @@ class _Tables:
     """The kernels' body tables (one row per body, in entity order), kept from step to step: a
     template holding level geometry's rows and every row's columns that don't change, made
     when the colliders or level geometry are read anew, and the tables a run works on, which
-    each step starts as the template with the other bodies' rows read in. Level geometry thus
-    costs a copy a step, not a read; where the other bodies' rows are one run of rows (level
-    geometry made first, or none), they are read straight into the tables."""
+    each step starts with the other bodies' rows read in and level geometry's rows as the
+    template holds them: those the last run reached are copied back (``ran``), the others
+    were left as they are. Level geometry thus costs neither a read nor a copy a step; where
+    the other bodies' rows are one run of rows (level geometry made first, or none), they are
+    read straight into the tables."""
 
     def __init__(self) -> None:
         self._key: tuple[object, object] | None = None
@@ -253,6 +256,9 @@ class _Tables:
         self._tables = self._template
         self._movers = np.zeros(0, np.int64)
         self._level_rows = np.zeros(0, np.int64)
+        self._level = np.zeros(0, bool)  # whether each row is level geometry's
+        # Level geometry rows the last run may have written, restored at the next start (None: all).
+        self._dirty: np.ndarray | None = None
         self._selection = Selection.of(Columns.of([]), self._movers)  # the movers' components
         self._physics: list[Physics] = []  # every body's Physics, in entity order
         # What the movers' fields that change only by assignment give the tables, kept while
@@ -287,13 +293,10 @@ class _Tables:
                              self._velocities(self._selection.movers), functools.partial(storage.read, kernels=kernels))
         codes = self._codes(self._selection.colliders, collision.mover_kinds)
         filed = collision.filed_boxes()[movers]
-        if run is not None:  # level geometry's rows from the template, the movers' read in place
-            for rows in (slice(0, run.start), slice(run.stop, len(table))):
-                table[rows], ints[rows] = self._template[0][rows], self._template[1][rows]
+        self._restore_level(table, ints)
+        if run is not None:  # the movers' rows read in place
             _rows(arrays, codes, columns.entities[run], filed, (table[run], ints[run]))
         else:
-            np.copyto(table, self._template[0])
-            np.copyto(ints, self._template[1])
             block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
             _rows(arrays, codes, columns.entities[movers], filed, block)
             table[movers], ints[movers] = block
@@ -305,6 +308,26 @@ class _Tables:
             carried, values = riders
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
+
+    def _restore_level(self, table: np.ndarray, ints: np.ndarray) -> None:
+        """Level geometry's rows of the tables as the template holds them: only those the last
+        run may have written (``ran``), else all."""
+        dirty, self._dirty = self._dirty, None
+        if dirty is None:
+            np.copyto(table, self._template[0])
+            np.copyto(ints, self._template[1])
+        elif len(dirty):
+            table[dirty], ints[dirty] = self._template[0][dirty], self._template[1][dirty]
+
+    def ran(self, pairs: np.ndarray, met: np.ndarray, marks: np.ndarray) -> None:
+        """Note which level geometry rows the step's run may have written, for the next
+        ``start`` to restore: a kernel reaches a row only through a pair (``pairs``, and those
+        the sweeps ``met``) or a grid query, which ``marks`` it (each row's mark, nonzero once
+        looked at in the run: ``sweep.run_sweeps`` zeroes them)."""
+        reached = marks[:len(self._level)] != 0
+        reached[pairs.ravel()] = True
+        reached[met.ravel()] = True
+        self._dirty = np.flatnonzero(reached & self._level)
 
     def filing(self, buffers: tuple[Any, ...]) -> tuple[Any, ...]:
         """Which rows the sweeps' grid files (``sweep.run_sweeps``' ``filing``): level
@@ -330,6 +353,9 @@ class _Tables:
         self._template, self._key = template, (columns, level)
         self._templates += 1  # (a new key: level geometry's filing is kept anew)
         self._level_rows = np.ascontiguousarray(level.rows, np.int64)
+        self._level = np.zeros(n, bool)
+        self._level[level.rows] = True
+        self._dirty = None  # (fresh tables: every row from the template)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         self._movers = movers = np.delete(np.arange(n), level.rows)
         self._selection = Selection.of(columns, movers)

@@ -1,22 +1,27 @@
-"""Level geometry filed once: the sweeps' grid keeps its filing from step to step.
+"""Level geometry kept from step to step in the resolve stages' tables and grid.
 
 The sweep kernel files level geometry (STATIC colliders without Physics) in its grid once for
 each template of the body table and restores it each run, filing only the other bodies
-(``systems.physics._kernels.sweep._start_grid``). A step must come out bit for bit as it does
-when every row is filed each run (``sweep.filing_each_run``), whichever were made first, and
-when level geometry is moved in place, assigned, added or removed between steps (a new
-template, so a new filing).
+(``systems.physics._kernels.sweep._start_grid``), and each step copies back from the template
+only the level geometry rows the last run reached (``resolve._Tables.ran``). A step must come
+out bit for bit as it does when every row is filed each run (``sweep.filing_each_run``) and
+every row copied from the template each step, whichever were made first, when level geometry
+is moved in place, assigned, added or removed between steps (a new template, so a new
+filing), and when the buffers are made anew (level geometry filed again in them).
 """
 
 from __future__ import annotations
 
 import random
 import struct
+from collections.abc import Callable
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks import scenes
 from components import Collider, ColliderType, Physics, Side, Transform
 from ecs import World
 from systems.physics._kernels import sweep
@@ -75,11 +80,25 @@ def changes(world: World, step: int, rng: random.Random) -> None:
         world.delete_entity(rng.choice(tiles), immediate=True)
 
 
-def run(seed: int, level_first: bool, gravity: bool, kept: bool, monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+def run(seed: int, level_first: bool, gravity: bool, kept: str, monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
+    """The bits of every step: level geometry ``kept`` as a step keeps it ("kept"), filed and
+    copied anew each step ("anew"), or kept in buffers made anew each step ("fresh buffers")."""
     with monkeypatch.context() as patch:
-        if not kept:
+        if kept == "anew":
             patch.setattr(resolve._Tables, "filing",
                           lambda self, buffers: sweep.filing_each_run(len(self._template[0])))
+            ran = resolve._Tables.ran
+
+            def copy_all(self: resolve._Tables, *args: object) -> None:
+                ran(self, *args)  # type: ignore[arg-type]
+                self._dirty = None
+            patch.setattr(resolve._Tables, "ran", copy_all)
+        elif kept == "fresh buffers":
+            buffers_for = sweep.buffers_for
+
+            def fresh(buffers: tuple[object, ...] | None, pairs: int, rows: int, overflow: int = 0) -> tuple[object, ...]:
+                return sweep.make_buffers(*sweep.buffer_sizes(buffers_for(buffers, pairs, rows, overflow)))
+            patch.setattr(sweep, "buffers_for", fresh)
         world = level_scene(seed, level_first, gravity)
         rng = random.Random(seed)
         states = []
@@ -96,8 +115,9 @@ def run(seed: int, level_first: bool, gravity: bool, kept: bool, monkeypatch: py
 def test_a_kept_filing_of_level_geometry_steps_as_filing_every_row_each_run(seed: int, level_first: bool,
                                                                           gravity: bool) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
-        assert (run(seed, level_first, gravity, True, monkeypatch)
-                == run(seed, level_first, gravity, False, monkeypatch))
+        reference = run(seed, level_first, gravity, "anew", monkeypatch)
+        assert run(seed, level_first, gravity, "kept", monkeypatch) == reference
+        assert run(seed, level_first, gravity, "fresh buffers", monkeypatch) == reference
 
 
 def test_the_filing_is_kept_under_one_key_until_level_geometry_changes() -> None:
@@ -116,3 +136,54 @@ def test_the_filing_is_kept_under_one_key_until_level_geometry_changes() -> None
     world.step(1 / 60)
     assert tables.filing(world.response.resolver._buffers)[2] != key
     world.close()
+
+
+def untouched_rows_checked(make: Callable[[], World], steps: int, seed: int) -> int:
+    """Step ``make()``'s world, checking after each run that the level geometry rows it did
+    not note as reached are as the template holds them, but for the columns of their filing
+    in the kept grid (SPAN, LARGE); returns how many rows were checked."""
+    from systems.physics._kernels import table as t
+
+    filing = [t.SPAN_X0, t.SPAN_Y0, t.SPAN_X1, t.SPAN_Y1, t.LARGE]
+    others = [column for column in range(t.INT_COLUMNS) if column not in filing]
+    checked = 0
+    with pytest.MonkeyPatch.context() as patch:
+        ran = resolve._Tables.ran
+
+        def check(self: resolve._Tables, *args: object) -> None:
+            nonlocal checked
+            ran(self, *args)  # type: ignore[arg-type]
+            assert self._dirty is not None
+            untouched = np.flatnonzero(self._level & ~np.isin(np.arange(len(self._level)), self._dirty))
+            table, ints = self._tables
+            assert table[untouched].tobytes() == self._template[0][untouched].tobytes()
+            assert (ints[untouched][:, others] == self._template[1][untouched][:, others]).all()
+            checked += len(untouched)
+        patch.setattr(resolve._Tables, "ran", check)
+        world = make()
+        rng = random.Random(seed)
+        for step in range(steps):
+            changes(world, step, rng)
+            world.step(1 / 60)
+        world.close()
+    return checked
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.booleans())
+def test_a_run_writes_only_the_level_geometry_rows_it_notes_as_reached(seed: int, level_first: bool,
+                                                                      gravity: bool) -> None:
+    # Each step copies back from the template only the level geometry rows the last run
+    # reached (through a pair, or a grid query that marks them): every other one must be left
+    # as it was.
+    assert untouched_rows_checked(lambda: level_scene(seed, level_first, gravity), 25, seed) > 0
+
+
+@pytest.mark.parametrize("scene", ["platformer", "shooter", "level"])
+@pytest.mark.parametrize("continuous", [True, False])
+def test_the_game_like_scenes_write_only_the_level_geometry_rows_they_note(scene: str, continuous: bool) -> None:
+    # Ramps, one-way ledges, piles and friction; bullets, layers and TRIGGER coins; a level of
+    # tiles: in both pipelines.
+    layouts = {"platformer": lambda: scenes.platformer(300), "shooter": lambda: scenes.shooter(300),
+               "level": lambda: scenes.level_scene(400, 100)}
+    assert untouched_rows_checked(lambda: scenes.build_world(layouts[scene](), continuous)[0], 30, 1) > 0
