@@ -12,6 +12,11 @@ cost of a step grows with level geometry that does not move.
     pip install -e .[bench]
     python -m benchmarks.level                          # K = 0 … 10,000 tiles, N = 100 and 1,000
     python -m benchmarks.level --tiles 2500 --crates 300
+    python -m benchmarks.level --changes --tiles 1500 6000 --crates 100   # the step after a tile changes
+
+``--changes`` times, instead, the step after level geometry changes (ours only): once the
+crates have fallen for 60 steps, a step with no change, then the step after one tile is added,
+after one is removed, and the two steps after one is moved 1 px in place.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import time
 
 from benchmarks.arena import STAGES, Result, stage_label, time_space, time_steps
 from components import Collider, ColliderType, Physics, Transform
@@ -93,6 +99,34 @@ def run_pymunk(tiles: list[Box], drops: list[tuple[float, float, float]], steps:
     return Result(time_space(space, steps), 0)
 
 
+def change_costs(tiles: list[Box], drops: list[tuple[float, float, float]]) -> list[float]:
+    """ms of a step without change, and of the step after a tile is added, after one is
+    removed, and of the two after one is moved 1 px in place (``--changes``)."""
+    world = World(gravity=(0, GRAVITY))
+    entities = [world.create_entity(Transform((x, y)), Collider((w, h), type=ColliderType.STATIC))
+                for x, y, w, h in tiles]
+    for x, y, vx in drops:
+        world.create_entity(Transform((x, y)), Collider((CRATE, CRATE)), Physics((vx, 0), friction=0.5))
+    for _ in range(60):
+        world.step(DT)
+
+    def step() -> float:
+        began = time.perf_counter()
+        world.step(DT)
+        return (time.perf_counter() - began) * 1000.0
+
+    times = [step()]
+    added = world.create_entity(Transform((-100.0, -100.0)), Collider((TILE, TILE), type=ColliderType.STATIC))
+    times.append(step())
+    world.delete_entity(added, immediate=True)
+    times.append(step())
+    if entities:
+        world.component_for_entity(entities[-1], Transform).position.y += 1.0
+    times += [step(), step()]
+    world.close()
+    return times
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print ours and pymunk's ms/step for each level size and crate count."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -101,7 +135,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=30, help="timed steps per round")
     parser.add_argument("--rounds", type=int, default=2, help="rounds per engine; the best is shown")
     parser.add_argument("--no-pymunk", action="store_true", help="time this framework only")
+    parser.add_argument("--changes", action="store_true",
+                        help="time the steps after a tile is added, removed or moved instead (ours only)")
     args = parser.parse_args(argv)
+    if args.changes:
+        print("\n| tiles | crates | no change ms | a tile added | a tile removed | a tile moved 1 px (two steps) |")
+        print("|---|---|---|---|---|---|")
+        for count in args.crates:
+            for tiles in args.tiles:
+                same, added, removed, moved, after = change_costs(level(tiles), crates(count))
+                print(f"| {tiles} | {count} | {same:.2f} | {added:.2f} | {removed:.2f} | {moved:.2f}, {after:.2f} |",
+                      flush=True)
+        return
     print(f"\nlevel: 16x16 STATIC tiles, 8x8 crates, g={GRAVITY:g} px/s², best of {args.rounds} rounds "
           f"of {args.steps} steps; stages in ms/step")
     print("| tiles | crates | ours ms/step | pymunk ms/step | ours/pymunk | "

@@ -77,6 +77,20 @@ def test_level_table_prints_one_row_per_scene(capsys):
     assert [row.split("|")[1].strip() for row in rows[1:]] == ["0", "100"]
 
 
+def test_level_changes_table_times_the_steps_after_a_tile_changes(capsys):
+    # Ours only (no pymunk needed): a row per level, the step without change and the steps
+    # after a tile is added, removed and moved.
+    from benchmarks.level import main as level_main
+
+    level_main(["--changes", "--tiles", "0", "120", "--crates", "10"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [row.split("|")[1].strip() for row in rows[1:]] == ["0", "120"]
+    for row in rows[1:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        times = [float(value) for cell in cells[2:] for value in cell.split(",")]
+        assert len(times) == 5 and all(ms > 0 for ms in times)
+
+
 @pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")
 def test_floor_table_prints_every_pass_and_their_sums(capsys):
     from benchmarks.floor import PASSES, main as floor_main
