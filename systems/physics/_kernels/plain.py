@@ -45,13 +45,13 @@ _MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion")
 @dataclass(frozen=True, slots=True)
 class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
-    the broad phase's ``grid_pairs``, ``group_by_row`` and ``level_cells`` (``pairs``), and the resolve
-    stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush`` (``crush``) and
-    ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather``, ``scatter`` and
-    ``differing`` (``storage``), which read, write and compare Vector2s where pygame keeps
-    them, and ``move_bodies``
-    (``motion``), Movement's rule over every body's vectors: None in the plain copy and
-    wherever ``storage.layout_holds`` does not, where the stages read them from Python."""
+    the broad phase's ``grid_pairs``, ``group_by_row`` and ``level_cells`` (``pairs``), and
+    the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush``
+    (``crush``) and ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather``,
+    ``scatter`` and ``differing`` (``storage``), which read, write and compare Vector2s where
+    pygame keeps them, and ``move_bodies`` (``motion``), Movement's rule over every body's
+    vectors: None in the plain copy and wherever ``storage.layout_holds`` does not, where the
+    stages read them from Python."""
 
     compiled: bool
     grid_pairs: Callable[..., Any]

@@ -543,13 +543,14 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
 #: A kept filing's ``counts``: the level key it was filed for (-1: none yet), then the run's
 #: counters once level geometry is filed (OCCUPIED, ENTRIES, LARGES, MOVING_STATICS).
 KEPT_KEY, KEPT_COUNTERS = 0, 1
+_KEPT_COUNTS = KEPT_COUNTERS + 4
 
 
 def kept_filing(buffers: tuple[Any, ...]) -> tuple[Any, ...]:
     """Room to keep level geometry's filing in the grid of ``buffers`` (``make_buffers``) from
     run to run: a copy of the grid's cells, entries and large boxes, and their ``counts``."""
     cells, entries, large = buffers[0]
-    counts = np.full(1 + 4, -1, np.int64)
+    counts = np.full(_KEPT_COUNTS, -1, np.int64)
     return (np.empty_like(cells), np.empty_like(entries), np.empty_like(large), counts)
 
 
@@ -557,7 +558,7 @@ def filing_each_run(rows: int) -> tuple[Any, ...]:
     """A ``run_sweeps`` filing that keeps nothing: every one of ``rows`` rows filed each run."""
     nothing = np.zeros(0, np.int64)
     return (np.arange(rows, dtype=np.int64), nothing, -1,
-            (np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int64), nothing, np.full(5, -1, np.int64)))
+            (np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int64), nothing, np.full(_KEPT_COUNTS, -1, np.int64)))
 
 
 @_helper
