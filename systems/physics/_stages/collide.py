@@ -350,7 +350,7 @@ class Collide:
         self._pool = pool
         self._rows = {entity: row for row, entity in enumerate(pool)}
         self._columns = Columns.of([(b.entity, b.transform, b.collider, b.physics) for b in pool.values()])
-        self._classify()
+        level, level_rows = self._split()  # (level geometry is read as it is filed, below)
         found = self._found()
         kinds, swept, _ = self._read_movers(found)  # (just classified: no mover is level geometry)
         movers = iter(zip(self._movers.entities, swept.tolist()))
@@ -360,8 +360,8 @@ class Collide:
                 continue
             entity, (x, y, w, h) = next(movers)
             self.grid.insert(entity, (x, y, w, h))
-        self._resting = _Resting(self._resting.bodies, self._resting.rows)
-        self._reread.update((body.entity, body) for body in self._resting.bodies)
+        self._resting = _Resting(level, level_rows)
+        self._reread.update((body.entity, body) for body in level)
         return found, kinds | self._resting.kinds
 
     def settle_kinematic(self) -> None:
@@ -378,15 +378,20 @@ class Collide:
     def _classify(self) -> None:
         """Split the bodies into level geometry (STATIC, no Physics: compared
         each step, read only when changed) and the rest (read each step, at
-        once: their rows of ``_columns``)."""
-        bodies = list(self._pool.values())
-        level = [is_level(body) for body in bodies]
-        self._movers = _Movers.of(bodies, level)
+        once: their rows of ``_columns``), reading what became level geometry."""
         before = self._resting.entities
-        self._resting = _Resting([body for body, fixed in zip(bodies, level) if fixed], self._movers.level_rows)
+        self._resting = _Resting(*self._split())
         for body in self._resting.bodies:  # (one read with the movers until now is out of date)
             if body.entity not in before:
                 read(body)
+
+    def _split(self) -> tuple[list[Body], np.ndarray]:
+        """Sort the bodies into the movers (``_movers``) and level geometry; returns level
+        geometry's bodies and their rows of ``_columns``."""
+        bodies = list(self._pool.values())
+        level = [is_level(body) for body in bodies]
+        self._movers = _Movers.of(bodies, level)
+        return [body for body, fixed in zip(bodies, level) if fixed], self._movers.level_rows
 
 
 # Enum members as plain globals: an Enum class attribute is slow to look up.
