@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -80,6 +80,17 @@ def changes(world: World, step: int, rng: random.Random) -> None:
         world.delete_entity(rng.choice(tiles), immediate=True)
 
 
+def played(world: World, steps: int, seed: int) -> Iterator[World]:
+    """``world`` after each of ``steps`` steps, its level geometry changed between them
+    (``changes``); closed after the last."""
+    rng = random.Random(seed)
+    for step in range(steps):
+        changes(world, step, rng)
+        world.step(1 / 60)
+        yield world
+    world.close()
+
+
 def run(seed: int, level_first: bool, gravity: bool, kept: str, monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     """The bits of every step: level geometry ``kept`` as a step keeps it ("kept"), filed and
     copied anew each step ("anew"), or kept in buffers made anew each step ("fresh buffers")."""
@@ -99,15 +110,7 @@ def run(seed: int, level_first: bool, gravity: bool, kept: str, monkeypatch: pyt
             def fresh(buffers: tuple[object, ...] | None, pairs: int, rows: int, overflow: int = 0) -> tuple[object, ...]:
                 return sweep.make_buffers(*sweep.buffer_sizes(buffers_for(buffers, pairs, rows, overflow)))
             patch.setattr(sweep, "buffers_for", fresh)
-        world = level_scene(seed, level_first, gravity)
-        rng = random.Random(seed)
-        states = []
-        for step in range(25):
-            changes(world, step, rng)
-            world.step(1 / 60)
-            states.append(bits_of(world))
-        world.close()
-    return states
+        return [bits_of(world) for world in played(level_scene(seed, level_first, gravity), 25, seed)]
 
 
 @settings(max_examples=12, deadline=None)
@@ -160,12 +163,8 @@ def untouched_rows_checked(make: Callable[[], World], steps: int, seed: int) -> 
             assert (ints[untouched][:, others] == self._template[1][untouched][:, others]).all()
             checked += len(untouched)
         patch.setattr(resolve._Tables, "ran", check)
-        world = make()
-        rng = random.Random(seed)
-        for step in range(steps):
-            changes(world, step, rng)
-            world.step(1 / 60)
-        world.close()
+        for _ in played(make(), steps, seed):
+            pass
     return checked
 
 
