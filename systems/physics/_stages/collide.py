@@ -171,7 +171,7 @@ class Collide:
         found = self.found
         row = found.rows[entity]
         body = self._pool[entity]
-        moved = found.moved[row]
+        moved = int(found.moved[row])
         if moved < 0:  # level geometry: read when it changed (``_Resting``), or when it became level geometry
             body._before = None
         else:
@@ -224,7 +224,7 @@ class Collide:
         found.level_mover_rows = kinds.level_rows
         moved = np.full(len(self._columns.transforms), -1, np.int8)  # -1: not read here (level geometry)
         moved[movers.rows] = geometry.moved()
-        found.moved = moved.tolist()
+        found.moved = moved  # (looked up for the few Bodies made: no list of every row)
         found.movers_read = (movers.rows, geometry)
         found.swept = (movers.rows, swept)
         return kinds.kinds, swept, kinds.level_entities
@@ -472,7 +472,8 @@ class _Resting:
             self._seen_vectors[index] = self.seen[index][:8]
             changed.append(body)
         if changed:
-            self.kinds = _or_all(self.bodies)
+            if not same_fields:  # (moved or resized, a body keeps its kind bits)
+                self.kinds = _or_all(self.bodies)
             self._read = None
         return changed
 

@@ -98,7 +98,7 @@ class Found:
         self.layered = self.one_way = False
         self.level: set[int] = set()
         self.static_movers: list[int] = []
-        self.moved: list[int] = []
+        self.moved: np.ndarray = np.zeros(0, np.int8)
         self.movers_read: tuple[np.ndarray, Geometry] = _NOTHING_READ
         self.swept: tuple[np.ndarray, np.ndarray] | None = None
         self.static_mover_rows = self.level_mover_rows = _NO_ROWS

@@ -31,6 +31,7 @@ import numpy as np
 from pygame import Vector2
 
 from components import ALL, Collider, ColliderType, Physics, Shape
+from components._checks import assignments
 from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.shapes import BOX, SHAPE_VALUES
@@ -88,7 +89,7 @@ class Resolver:
     bound on the impacts one body takes part in per step (Sacred Software's article uses 32; a
     body that reaches it stops where it is for the rest of the step, and a single warning is
     logged), the kernels' work buffers, as large as a step has needed, and level geometry's
-    codes in the kernels' table, as long as it is read the same (``LevelRead``). ``kernels``:
+    codes in the kernels' table (``_level_codes``). ``kernels``:
     the copy of the kernels to run (None, the default: the one ``background.kernels`` names
     each step)."""
 
@@ -98,7 +99,8 @@ class Resolver:
         self.max_subdivisions = max_subdivisions
         self.kernels: Kernels | None = None
         self._buffers: tuple[Any, ...] | None = None
-        self._level: tuple[LevelRead, np.ndarray] | None = None
+        # Level geometry's codes (``_level_codes``) and what they were made for.
+        self._level: tuple[LevelRead, np.ndarray, Columns, int, np.ndarray] | None = None
         self._tables = _Tables()
         # Where the core's positions go back to: every body's, kept while no vector is assigned.
         self._positions = Kept(lambda transforms: VectorList([body.position for body in transforms]), vectors=True)
@@ -112,15 +114,13 @@ class Resolver:
         squeezes it, and this step's replace them; last step's grounded bodies
         (``memory.grounded``) are the ones snapped."""
         collision, state = step.collision, step.state
-        level = collision.resting
-        if self._level is None or self._level[0] is not level:
-            self._level = level, _codes([collision.columns.colliders[row] for row in level.rows.tolist()])
+        level_codes = self._level_codes(collision)
         sweeps = step.continuous and step.dt > 0
         kernels = self.kernels or background.kernels()
         with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
             verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
             parameters = _parameters(step, self.max_subdivisions, sweeps)
-            tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),
+            tables = self._tables.start(collision, level_codes, step.riders, bool(step.gravity),
                                         bool(memory.grounded), kernels)
             squeezes = _squeezes(collision, memory.squeezes)
             grounded = _grounded(collision, memory.grounded)
@@ -148,12 +148,27 @@ class Resolver:
                 verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
             else:
                 break
-            tables = self._tables.start(collision, self._level[1], step.riders, bool(step.gravity),  # (run: changed)
+            tables = self._tables.start(collision, level_codes, step.riders, bool(step.gravity),  # (run: changed)
                                         bool(memory.grounded), kernels)
         self._buffers = buffers
         self._tables.ran(pairs, events[2][:int(status[t.MET])], buffers[6])
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step, kernels)
+
+    def _level_codes(self, collision: Found) -> np.ndarray:
+        """Level geometry's ``_codes``, kept while it is read the same (``LevelRead``), and
+        while it is read anew only because a tile moved or was resized: the same rows of the
+        same colliders, no Collider field assigned since (its codes are of those fields)."""
+        level, columns, assigned = collision.resting, collision.columns, assignments(Collider)
+        kept = self._level
+        if kept is not None and kept[0] is level:
+            return kept[4]
+        if kept is not None and kept[1] is level.rows and kept[2] is columns and kept[3] == assigned:
+            codes = kept[4]
+        else:
+            codes = _codes([columns.colliders[row] for row in level.rows.tolist()])
+        self._level = level, level.rows, columns, assigned, codes
+        return codes
 
     def _scatter(self, collision: Found, state: Resolution, memory: Memory, tables: tuple[np.ndarray, np.ndarray],
                  status: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], events: tuple[np.ndarray, ...],
@@ -163,8 +178,8 @@ class Resolver:
         table, ints = tables
         entities = collision.columns.entities
         columns = collision.columns
-        _scatter(collision, table, ints, state, self._positions(columns.transforms), self._tables.velocities(),
-                 kernels)
+        _scatter(collision, table, ints, self._tables.mover_rows(), state, self._positions(columns.transforms),
+                 self._tables.velocities(), kernels)
         _record(entities, contacts, int(status[t.CONTACTS]), state)
         memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
         met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
@@ -336,6 +351,10 @@ class _Tables:
             self._kept = buffers, k.kept_filing(buffers)
         return self._movers, self._level_rows, self._templates, self._kept[1]
 
+    def mover_rows(self) -> slice | np.ndarray:
+        """The rows of every body but level geometry: a slice where they are one run of rows."""
+        return self._movers if self._run is None else self._run
+
     def velocities(self) -> VectorList:
         """The velocities of every body with Physics, in entity order (``Columns.moving``): the
         movers' of the last ``start`` (level geometry has none), as read there."""
@@ -420,28 +439,37 @@ def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
     return codes
 
 
-def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, state: Resolution, positions: list[Vector2],
-             velocities: list[Vector2], kernels: Kernels | None = None) -> None:
+def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: slice | np.ndarray, state: Resolution,
+             positions: list[Vector2], velocities: list[Vector2], kernels: Kernels | None = None) -> None:
     """Velocities, positions, crushed bodies and riders back to the components (every body's
     ``positions``, and the ``velocities`` of those with Physics, in entity order), the Bodies
-    made so far and the Resolution. (Arrays are handed to Python a column at a time: a list per
-    row would be an object for the garbage collector to track.)"""
+    made so far and the Resolution. Only the rows of ``movers`` are looked at: no kernel moves,
+    touches, crushes or carries level geometry (STATIC, without Physics). (Arrays are handed to
+    Python a column at a time: a list per row would be an object for the garbage collector to
+    track.)"""
     columns, bodies = collision.columns, collision.bodies
-    flags = ints[:, t.FLAGS]
-    touched = np.flatnonzero(flags & t.TOUCHED)
-    if not (flags[touched] & t.PHYSICS).all():  # (each velocity goes to the body of its row, by row)
+    own = ints[movers]
+    flags = own[:, t.FLAGS]
+    touched = _rows_where(movers, flags & t.TOUCHED)
+    if not (ints[touched, t.FLAGS] & t.PHYSICS).all():  # (each velocity goes to the body of its row, by row)
         raise RuntimeError("the core changed the velocity of a body without Physics")
     storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1], kernels)
-    moved = np.flatnonzero((ints[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
+    moved = _rows_where(movers, (own[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
     storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1], kernels)
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
     entities = columns.entities
-    state.crushed.update(entities[np.flatnonzero(flags & t.CRUSHED)].tolist())
+    state.crushed.update(entities[_rows_where(movers, flags & t.CRUSHED)].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
-        riders = np.flatnonzero(ints[:, t.RIDE] >= 0)
+        riders = _rows_where(movers, own[:, t.RIDE] >= 0)
         state.rides = Rides(entities[riders], entities[ints[riders, t.RIDE]],
                             table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
+
+
+def _rows_where(movers: slice | np.ndarray, holds: np.ndarray) -> np.ndarray:
+    """The rows of the tables where ``holds`` is nonzero, given over the rows of ``movers``."""
+    found = np.flatnonzero(holds)
+    return found + movers.start if isinstance(movers, slice) else movers[found]
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:

@@ -162,6 +162,11 @@ def untouched_rows_checked(make: Callable[[], World], steps: int, seed: int) -> 
             assert table[untouched].tobytes() == self._template[0][untouched].tobytes()
             assert (ints[untouched][:, others] == self._template[1][untouched][:, others]).all()
             checked += len(untouched)
+            # No run moves, touches, crushes or carries level geometry: the write-back looks
+            # only at the other rows (``resolve._scatter``).
+            level = self._level
+            assert not (ints[level, t.FLAGS] & (t.TOUCHED | t.PLACED | t.CRUSHED)).any()
+            assert (ints[level, t.VERSION] == 0).all() and (ints[level, t.RIDE] == -1).all()
         patch.setattr(resolve._Tables, "ran", check)
         for _ in played(make(), steps, seed):
             pass
@@ -186,3 +191,28 @@ def test_the_game_like_scenes_write_only_the_level_geometry_rows_they_note(scene
     layouts = {"platformer": lambda: scenes.platformer(300), "shooter": lambda: scenes.shooter(300),
                "level": lambda: scenes.level_scene(400, 100)}
     assert untouched_rows_checked(lambda: scenes.build_world(layouts[scene](), continuous)[0], 30, 1) > 0
+
+
+def test_level_geometry_keeps_its_codes_while_only_its_vectors_change() -> None:
+    # A tile moved or resized is read anew, but its shape, faces and layers (the kernels'
+    # codes) can only change by assignment: they are kept; a Collider field assigned makes
+    # them anew, and they then hold the new value.
+    from systems.physics._stages.resolve import _SIDES
+
+    world = level_scene(3, True, True)
+    world.step(1 / 60)
+    resolver = world.response.resolver
+    first = resolver._level
+    assert first is not None
+    read, rows, columns, _, codes = first
+    tile = int(columns.entities[rows[0]])
+    world.component_for_entity(tile, Transform).position.x += 1.0
+    world.component_for_entity(tile, Collider).size.y += 2.0
+    world.step(1 / 60)
+    assert resolver._level is not None and resolver._level[0] is not read  # (read anew)
+    assert resolver._level[4] is codes
+    world.component_for_entity(tile, Collider).sides = Side.TOP
+    world.step(1 / 60)
+    assert resolver._level[4] is not codes
+    assert resolver._level[4][0, _SIDES] == Side.TOP.value
+    world.close()
