@@ -146,6 +146,7 @@ class SpatialGrid:
         # Filed by the last ``insert_many`` and not yet in ``_boxes``: its
         # entities (ascending, each already a key of ``_boxes``) and boxes.
         self._bulk: tuple[np.ndarray, np.ndarray] | None = None
+        self._bulk_apart = True  # whether none of the bulk's entities is in ``fixed``
         self.fixed: set[int] = set()
         self._cells: dict[Cell, list[int]] = {}
         self._fixed_cells: dict[Cell, list[int]] = {}
@@ -176,19 +177,23 @@ class SpatialGrid:
         ``boxes`` (an (n, 4) array, px); ``fixed``: those of them that are
         level geometry (usually none)."""
         keys = np.asarray(keys, np.int64)
-        entities = keys.tolist()
         joined = self._join_bulk(keys, boxes)
+        if joined and not fixed and self._bulk_apart:  # (the same movers again: nothing else to note)
+            self._snapshot = None
+            return
+        entities = keys.tolist()
         if not joined:
             self._fold()
             # The usual case, every entity filed before and in entity order:
             # kept as a bulk, with the dict's keys and their order as they are.
             if len(keys) and (keys[1:] > keys[:-1]).all() and all(map(self._boxes.__contains__, entities)):
-                self._bulk = keys, np.array(boxes, float)
+                self._bulk, self._bulk_apart = (keys, np.array(boxes, float)), not fixed
             else:
                 columns = (boxes[:, column].tolist() for column in range(4))  # a column at a time, as tuples
                 self._boxes.update(zip(entities, zip(*columns)))
         self.fixed.difference_update(entities)
         self.fixed.update(fixed)
+        self._bulk_apart = self._bulk_apart and not fixed
         if not joined:  # (a bulk's entities wait in ``_pending`` until it is folded, which comes first)
             self._pending.update(dict.fromkeys(entities))
         self._snapshot = None

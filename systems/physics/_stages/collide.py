@@ -151,6 +151,7 @@ class Collide:
         self._mover_vectors = Kept(Vectors.of, vectors=True)  # the movers' vectors, as listed last
         self._pair_layers = Kept(_pair_layers)
         self._categories = Kept(lambda columns: np.array([c.category for c in columns.colliders], np.int64))
+        self._room: tuple[LevelRead, np.ndarray] | None = None  # (``_level_room``)
 
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step into a new
@@ -207,8 +208,19 @@ class Collide:
         """Make ``found`` the latest run's, its bodies the ones looked up."""
         found.level = self._resting.entities
         found.resting = self._resting.read(self.grid)
+        found.room = self._level_room(found.resting, len(self._columns.transforms))
         self.found = found
         self.bodies.restart(self._rows)
+
+    def _level_room(self, level: LevelRead, n: int) -> np.ndarray:
+        """Room for ``Found.filed_boxes`` (an (n, 4) array, px) holding level geometry's rows as
+        ``level`` files them, kept while it is the same: each step writes only the movers' rows."""
+        kept = self._room
+        if kept is None or kept[0] is not level or len(kept[1]) != n:
+            room = np.empty((n, 4))
+            room[level.rows] = level.filed
+            kept = self._room = level, room
+        return kept[1]
 
     def _read_movers(self, found: Found) -> tuple[int, np.ndarray, list[int]]:
         """Read where every mover is, at once (``read_geometry``), and what

@@ -89,7 +89,7 @@ class Found:
 
     __slots__ = ("columns", "rows", "bodies", "grid", "kinds", "mover_kinds", "layered", "one_way", "level",
                  "static_movers", "moved", "movers_read", "swept", "static_mover_rows", "level_mover_rows", "resting",
-                 "_pairs", "_pair_rows", "_pair_source", "_met_source", "_partners", "_filed")
+                 "room", "_pairs", "_pair_rows", "_pair_source", "_met_source", "_partners", "_filed")
 
     def __init__(self, columns: Columns, rows: dict[int, int], bodies: Bodies, grid: SpatialGrid) -> None:
         self.columns, self.rows, self.bodies, self.grid = columns, rows, bodies, grid
@@ -110,6 +110,8 @@ class Found:
         # Made from them when first asked for: the partners of each row for each.
         self._partners: tuple[Partners, Partners] | None = None
         self._filed: np.ndarray | None = None  # filed_boxes, until a box is filed anew
+        # Room for filed_boxes holding level geometry's rows as ``resting`` files them (None: made here).
+        self.room: np.ndarray | None = None
 
     def take_pairs(self, pairs: list[tuple[int, int]]) -> None:
         """Set the pairs (a < b) the grid found; its loop fills the partners."""
@@ -157,9 +159,11 @@ class Found:
                 self._filed = grid.boxes_of(self.columns.entities)
             else:  # the movers' swept bounds as read, level geometry as filed
                 rows, swept = self.swept
-                self._filed = np.empty((n, 4))
+                if self.room is None:
+                    self.room = np.empty((n, 4))
+                    self.room[self.resting.rows] = self.resting.filed
+                self._filed = self.room
                 self._filed[rows] = swept
-                self._filed[self.resting.rows] = self.resting.filed
             self.grid.snapshot(self.columns.entities, self._filed)
         return self._filed
 

@@ -285,6 +285,8 @@ class _Tables:
         self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
         self._run: slice | None = None  # the movers' rows when they are one run of rows
+        # The movers' constant rows (``_constant_rows``), and the materials and codes they hold.
+        self._constant: tuple[Materials, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
         # Level geometry's filing in the sweeps' grid, kept for the buffers it was made for
         # under the key of the template it was filed from (``filing``).
         self._templates = 0  # templates made so far: the current one's key
@@ -304,16 +306,18 @@ class _Tables:
         movers, run = self._movers, self._run
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
-        arrays = read_arrays(columns, self._selection, known, self._materials(self._selection),
-                             self._velocities(self._selection.movers), functools.partial(storage.read, kernels=kernels))
-        codes = self._codes(self._selection.colliders, collision.mover_kinds)
+        materials = self._materials(self._selection)
+        arrays = read_arrays(columns, self._selection, known, materials, self._velocities(self._selection.movers),
+                             functools.partial(storage.read, kernels=kernels))
+        constant = self._constant_rows(materials, self._codes(self._selection.colliders, collision.mover_kinds),
+                                       columns.entities[movers])
         filed = collision.filed_boxes()[movers]
         self._restore_level(table, ints)
         if run is not None:  # the movers' rows read in place
-            _rows(arrays, codes, columns.entities[run], filed, (table[run], ints[run]))
+            _rows(arrays, constant, filed, (table[run], ints[run]))
         else:
             block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
-            _rows(arrays, codes, columns.entities[movers], filed, block)
+            _rows(arrays, constant, filed, block)
             table[movers], ints[movers] = block
         if pulled:
             table[columns.moving, t.GRAVITY_SCALE] = self._gravity_scales(self._physics)
@@ -323,6 +327,15 @@ class _Tables:
             carried, values = riders
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
+
+    def _constant_rows(self, materials: Materials, codes: np.ndarray,
+                       entities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' rows as a run starts them but for what moves (``_constant``), kept
+        while their materials and codes are the same objects (``Kept``: none assigned)."""
+        kept = self._constant
+        if kept is None or kept[0] is not materials or kept[1] is not codes:
+            kept = self._constant = materials, codes, _constant(materials, codes, entities)
+        return kept[2]
 
     def _restore_level(self, table: np.ndarray, ints: np.ndarray) -> None:
         """Level geometry's rows of the tables as the template holds them: only those the last
@@ -365,9 +378,11 @@ class _Tables:
         columns, level = collision.columns, collision.resting
         n = len(columns.transforms)
         template = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
-        arrays = read_arrays(columns, level.rows, level.geometry)
+        picked = Selection.of(columns, level.rows)
+        materials = Materials.of(picked)
+        arrays = read_arrays(columns, picked, level.geometry, materials)
         block = (np.empty((len(level.rows), t.FLOAT_COLUMNS)), np.empty((len(level.rows), t.INT_COLUMNS), np.int64))
-        _rows(arrays, level_codes, columns.entities[level.rows], level.filed, block)
+        _rows(arrays, _constant(materials, level_codes, columns.entities[level.rows]), level.filed, block)
         template[0][level.rows], template[1][level.rows] = block
         self._template, self._key = template, (columns, level)
         self._templates += 1  # (a new key: level geometry's filing is kept anew)
@@ -377,34 +392,24 @@ class _Tables:
         self._dirty = None  # (fresh tables: every row from the template)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         self._movers = movers = np.delete(np.arange(n), level.rows)
+        self._constant = None
         self._selection = Selection.of(columns, movers)
         self._physics = [body for body in columns.physics if body]
         one_run = len(movers) and movers[-1] - movers[0] + 1 == len(movers)
         self._run = slice(int(movers[0]), int(movers[-1]) + 1) if one_run else None
 
 
-def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarray,
-          out: tuple[np.ndarray, np.ndarray]) -> None:
-    """Fill ``out`` (float and int rows of the kernels' tables) with the bodies read as
-    ``body``, their ``codes`` (``_codes``), ``entities`` and ``filed`` boxes (px), as a run
-    starts them: the box at the start of the step, the path's origin and motion, with the
-    float operations of ``Body``; gravity's scale, ground snapping's reach and a rider's carry
-    are left to ``_Tables.start``."""
-    table, ints = out
-    table[:] = 0.0
-    ints[:] = 0
-    table[:, t.FILED_X:t.FILED_H + 1] = filed
-    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
-    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
-    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
-    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
-    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
-    table[:, t.INV_MASS] = body.inverse_mass
-    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
-    table[:, t.ELASTICITY] = body.elasticity
-    table[:, t.FRICTION] = body.friction
-    table[:, t.POS_X:t.POS_Y + 1] = body.now
-    ints[:, t.FLAGS] = (t.STATIC * body.static + t.MOVED * body.moved + t.PHYSICS * body.physics
+def _constant(materials: Materials, codes: np.ndarray, entities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The float and int rows of the kernels' tables, as a run starts them, of bodies with
+    these ``materials``, ``codes`` (``_codes``) and ``entities``, but for what moves (``_rows``
+    writes it): the columns that change only by assignment, and zeros, -1s and empty spans
+    for what the kernels keep during a run."""
+    n = len(entities)
+    table, ints = np.zeros((n, t.FLOAT_COLUMNS)), np.zeros((n, t.INT_COLUMNS), np.int64)
+    table[:, t.INV_MASS] = materials.inverse_mass
+    table[:, t.ELASTICITY] = materials.elasticity
+    table[:, t.FRICTION] = materials.friction
+    ints[:, t.FLAGS] = (t.STATIC * materials.static + t.PHYSICS * materials.physics
                         + t.NOT_BOX * (codes[:, _SHAPE] != BOX) + t.TRIGGER * codes[:, _TRIGGER_CODE])
     ints[:, t.SHAPE], ints[:, t.SIDES] = codes[:, _SHAPE], codes[:, _SIDES]
     ints[:, t.CATEGORY], ints[:, t.MASK] = codes[:, _CATEGORY], codes[:, _MASK]
@@ -412,6 +417,28 @@ def _rows(body: Arrays, codes: np.ndarray, entities: np.ndarray, filed: np.ndarr
     ints[:, t.PINNER:t.RIDE + 1] = -1
     ints[:, t.ENTITY] = entities
     ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
+    return table, ints
+
+
+def _rows(body: Arrays, constant: tuple[np.ndarray, np.ndarray], filed: np.ndarray,
+          out: tuple[np.ndarray, np.ndarray]) -> None:
+    """Fill ``out`` (float and int rows of the kernels' tables) with the bodies read as
+    ``body``, their ``constant`` rows (``_constant``) and ``filed`` boxes (px), as a run starts
+    them: the box at the start of the step, the path's origin and motion, with the float
+    operations of ``Body``; gravity's scale, ground snapping's reach and a rider's carry
+    are left to ``_Tables.start``."""
+    table, ints = out
+    np.copyto(table, constant[0])
+    np.copyto(ints, constant[1])
+    table[:, t.FILED_X:t.FILED_H + 1] = filed
+    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
+    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
+    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
+    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
+    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
+    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
+    table[:, t.POS_X:t.POS_Y + 1] = body.now
+    ints[:, t.FLAGS] += t.MOVED * body.moved
 
 
 # A collider's codes in the kernel's int table (``_codes``), a column each: its shape's
@@ -488,7 +515,7 @@ def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.nda
     it holding."""
     rows = np.unique(widened)
     if len(rows):  # (the kernel writes a row's filed box only where it widens it, and logs the row)
-        filed = collision.filed_boxes().copy()
+        filed = collision.filed_boxes()  # (written in place: the next step writes the movers' rows anew)
         filed[rows] = table[rows, t.FILED_X:t.FILED_H + 1]
         collision.file_rows_wider(rows.tolist(), filed)
     collision.add_met_rows(met.reshape(-1, 2))
