@@ -456,6 +456,8 @@ class _Resting:
         # replacement stamps they were listed at (``_differing``).
         self._seen_vectors = np.array([seen[:8] for seen in self.seen], float).reshape(-1, 8)
         self._listed: tuple[tuple[int, int], Vectors, np.ndarray | None] | None = None
+        if self.bodies:  # (listed with the level read, not in the step after it)
+            self._located()
 
     def read(self, grid: SpatialGrid) -> LevelRead:
         """The bodies as last read (``LevelRead``): the same object until
@@ -492,8 +494,19 @@ class _Resting:
     def _differing(self) -> list[int] | None:
         """The indices of the bodies whose position, previous position, collider offset or
         size is not what they were last filed by, compared where pygame keeps them by the
-        compiled kernels (``storage``; the vectors listed again when one was assigned
-        anywhere); None where those don't read them."""
+        compiled kernels (``storage``); None where those don't read them."""
+        columns = self._located()
+        if columns is None:
+            return None
+        out = np.empty(len(columns), np.int64)
+        count = background.kernels().differing(columns, self._seen_vectors, out)
+        differs: list[int] = out[:count].tolist()
+        return differs
+
+    def _located(self) -> np.ndarray | None:
+        """Where the bodies' vectors (position, previous position, collider offset and size)
+        are, an (n, 4) array of addresses for ``storage``'s kernels, listed again when a vector
+        was assigned anywhere; None where the compiled kernels don't read them."""
         stamps = (replacements(Transform), replacements(Collider))
         if self._listed is None or self._listed[0] != stamps:
             vectors = Vectors.of([body.transform for body in self.bodies], [body.collider for body in self.bodies])
@@ -509,10 +522,7 @@ class _Resting:
                 return None
             columns = np.column_stack([addresses for addresses in located if addresses is not None])
             self._listed = stamps, vectors, columns
-        out = np.empty(len(columns), np.int64)
-        count = kernels.differing(columns, self._seen_vectors, out)
-        differs: list[int] = out[:count].tolist()
-        return differs
+        return columns
 
     @staticmethod
     def _same(body: Body, seen: tuple[object, ...], same_fields: bool) -> bool:

@@ -477,9 +477,9 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: slic
     columns, bodies = collision.columns, collision.bodies
     own = ints[movers]
     flags = own[:, t.FLAGS]
-    touched = _rows_where(movers, flags & t.TOUCHED)
-    if not (ints[touched, t.FLAGS] & t.PHYSICS).all():  # (each velocity goes to the body of its row, by row)
+    if ((flags & (t.TOUCHED | t.PHYSICS)) == t.TOUCHED).any():  # (each velocity goes to its row's body, by row)
         raise RuntimeError("the core changed the velocity of a body without Physics")
+    touched = _rows_where(movers, flags & t.TOUCHED)
     storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1], kernels)
     moved = _rows_where(movers, (own[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
     storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1], kernels)

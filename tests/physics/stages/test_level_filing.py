@@ -216,3 +216,22 @@ def test_level_geometry_keeps_its_codes_while_only_its_vectors_change() -> None:
     assert resolver._level[4] is not codes
     assert resolver._level[4][0, _SIDES] == Side.TOP.value
     world.close()
+
+
+def test_the_write_back_refuses_a_velocity_for_a_body_without_physics() -> None:
+    # The write-back hands each row's velocity to the Physics of its row, looking only at the
+    # movers' rows: a row the kernels touched that has no Physics is a broken core, refused
+    # before anything is written.
+    from systems.physics._kernels import table as t
+    from systems.physics._solver.resolution import Resolution
+
+    world = level_scene(5, True, True)
+    kinematic = world.create_entity(Transform((100, 100)), Collider((8, 8)))  # (a mover without Physics)
+    world.step(1 / 60)
+    tables, found = world.response.resolver._tables, world.collision.found
+    table, ints = (array.copy() for array in tables._tables)
+    row = found.rows[kinematic]
+    ints[row, t.FLAGS] |= t.TOUCHED
+    with pytest.raises(RuntimeError, match="without Physics"):
+        resolve._scatter(found, table, ints, tables.mover_rows(), Resolution(), [], [])
+    world.close()
