@@ -495,11 +495,11 @@ class _Resting:
         """The indices of the bodies whose position, previous position, collider offset or
         size is not what they were last filed by, compared where pygame keeps them by the
         compiled kernels (``storage``); None where those don't read them."""
-        columns = self._located()
-        if columns is None:
+        columns, differing = self._located(), background.kernels().differing
+        if columns is None or differing is None:
             return None
         out = np.empty(len(columns), np.int64)
-        count = background.kernels().differing(columns, self._seen_vectors, out)
+        count = differing(columns, self._seen_vectors, out)
         differs: list[int] = out[:count].tolist()
         return differs
 
