@@ -310,7 +310,7 @@ class _Tables:
         arrays = read_arrays(columns, self._selection, known, materials, self._velocities(self._selection.movers),
                              functools.partial(storage.read, kernels=kernels))
         constant = self._constant_rows(materials, self._codes(self._selection.colliders, collision.mover_kinds),
-                                       columns.entities[movers])
+                                       columns)
         filed = collision.filed_boxes()[movers]
         self._restore_level(table, ints)
         if run is not None:  # the movers' rows read in place
@@ -329,12 +329,13 @@ class _Tables:
         return table, ints
 
     def _constant_rows(self, materials: Materials, codes: np.ndarray,
-                       entities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                       columns: Columns) -> tuple[np.ndarray, np.ndarray]:
         """The movers' rows as a run starts them but for what moves (``_constant``), kept
-        while their materials and codes are the same objects (``Kept``: none assigned)."""
+        while their materials and codes are the same objects (``Kept``: none assigned) and the
+        movers the same rows of ``columns`` (``_make`` forgets them)."""
         kept = self._constant
         if kept is None or kept[0] is not materials or kept[1] is not codes:
-            kept = self._constant = materials, codes, _constant(materials, codes, entities)
+            kept = self._constant = materials, codes, _constant(materials, codes, columns.entities[self._movers])
         return kept[2]
 
     def _restore_level(self, table: np.ndarray, ints: np.ndarray) -> None:
@@ -481,7 +482,7 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: slic
         raise RuntimeError("the core changed the velocity of a body without Physics")
     touched = _rows_where(movers, flags & t.TOUCHED)
     storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1], kernels)
-    moved = _rows_where(movers, (own[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (the sweeps or push-out moved it)
+    moved = _rows_where(movers, (own[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (sweeps or push-out moved it)
     storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1], kernels)
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
