@@ -259,6 +259,12 @@ def _cell_pairs(boxes: Any, kinds: Any, layers: Any, members: Any, cx: int, cy: 
 _HALF = 2 ** 31
 
 
+@helper
+def _cell_key(cx: int, cy: int) -> int:
+    """Cell (cx, cy)'s key in a kept filing (``_HALF``)."""
+    return cx * 2 * _HALF + (cy + _HALF)
+
+
 @kernel
 def level_cells(boxes: Any, rows: Any, size: float) -> tuple[Any, Any, Any, int]:
     """Level geometry's ``rows`` filed once, for ``grid_pairs`` to look up by cell: the
@@ -287,7 +293,7 @@ def level_cells(boxes: Any, rows: Any, size: float) -> tuple[Any, Any, Any, int]
             continue
         for cx in range(x0, x1 + 1):
             for cy in range(y0, y1 + 1):
-                keys[k], filed[k] = cx * 2 * _HALF + (cy + _HALF), row
+                keys[k], filed[k] = _cell_key(cx, cy), row
                 k += 1
     order = np.argsort(keys, kind="mergesort")  # (stable: rows ascending within a cell, as given)
     return keys[order], filed[order], large[:larges].copy(), DONE
@@ -299,7 +305,7 @@ def _level_range(keys: Any, cx: int, cy: int) -> tuple[int, int]:
     [low, high), empty for a cell beyond what a key numbers."""
     if cx < -_HALF or cy < -_HALF or cx >= _HALF or cy >= _HALF:
         return 0, 0
-    key = cx * 2 * _HALF + (cy + _HALF)
+    key = _cell_key(cx, cy)
     low, high = 0, keys.shape[0]
     while low < high:  # the first record of the cell or after it
         middle = (low + high) // 2
