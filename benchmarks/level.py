@@ -17,7 +17,9 @@ cost of a step grows with level geometry that does not move.
 ``--changes`` times, instead, the step after level geometry changes (ours only): once the
 crates have fallen for 60 steps (and ``ecs.freeze_loaded``, as a ``Game`` calls it), a step with
 no change, then the step after one tile is added, after one is removed, and the two steps after
-one is moved 1 px in place.
+one is moved 1 px in place. Then what a shooter does every frame, against pymunk: a 4×4 bullet
+fired (an entity made, at 600 px/s) and, once ten fly, the oldest removed, before each of 40
+steps; the median of those steps, the entity made and removed included.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import time
 
 from benchmarks.arena import STAGES, Result, stage_label, time_space, time_steps
@@ -39,6 +42,8 @@ DT = 1.0 / 60.0
 GRAVITY = 980.0
 
 Box = tuple[float, float, float, float]
+FIRED = 40  # steps timed with a bullet fired before each (``--changes``)
+FIRED_X = [40.0 + 97.0 * k for k in range(16)]  # where the bullets start, in turn (px)
 
 
 def level(tiles: int) -> list[Box]:
@@ -125,8 +130,52 @@ def change_costs(tiles: list[Box], drops: list[tuple[float, float, float]]) -> l
     if entities:
         world.component_for_entity(entities[-1], Transform).position.y += 1.0
     times += [step(), step()]
+    live: list[int] = []
+
+    def fire(index: int) -> float:
+        began = time.perf_counter()
+        live.append(world.create_entity(Transform((FIRED_X[index % len(FIRED_X)], 40.0)), Collider((4.0, 4.0)),
+                                        Physics((600.0, 0.0))))
+        if len(live) > 10:
+            world.delete_entity(live.pop(0), immediate=True)
+        world.step(DT)
+        return (time.perf_counter() - began) * 1000.0
+
+    times.append(statistics.median(fire(index) for index in range(FIRED)))
     world.close()
     return times
+
+
+def fired_pymunk(tiles: list[Box], drops: list[tuple[float, float, float]]) -> float:
+    """pymunk's median ms of a step after a bullet is added (and the oldest of ten removed), as
+    ``change_costs`` times ours, on the same scene after the same 60 steps."""
+    import pymunk
+
+    space = pymunk.Space()
+    space.gravity = (0, GRAVITY)
+    for x, y, w, h in tiles:
+        space.add(pymunk.Poly(space.static_body, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]))
+    for x, y, vx in drops:
+        body = pymunk.Body(1.0, math.inf)
+        body.position, body.velocity = (x + CRATE / 2, y + CRATE / 2), (vx, 0)
+        space.add(body, pymunk.Poly.create_box(body, (CRATE, CRATE)))
+    for _ in range(60):
+        space.step(DT)
+    freeze_loaded()
+    live: list[tuple[pymunk.Body, pymunk.Shape]] = []
+
+    def fire(index: int) -> float:
+        began = time.perf_counter()
+        body = pymunk.Body(1.0, math.inf)
+        body.position, body.velocity = (FIRED_X[index % len(FIRED_X)] + 2.0, 42.0), (600.0, 0.0)
+        live.append((body, pymunk.Poly.create_box(body, (4.0, 4.0))))
+        space.add(*live[-1])
+        if len(live) > 10:
+            space.remove(*live.pop(0))
+        space.step(DT)
+        return (time.perf_counter() - began) * 1000.0
+
+    return statistics.median(fire(index) for index in range(FIRED))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -138,16 +187,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=2, help="rounds per engine; the best is shown")
     parser.add_argument("--no-pymunk", action="store_true", help="time this framework only")
     parser.add_argument("--changes", action="store_true",
-                        help="time the steps after a tile is added, removed or moved instead (ours only)")
+                        help="time the steps after a tile is added, removed or moved instead (ours only), "
+                             "and with a bullet fired before each (ours and pymunk)")
     args = parser.parse_args(argv)
     if args.changes:
-        print("\n| tiles | crates | no change ms | a tile added | a tile removed | a tile moved 1 px (two steps) |")
-        print("|---|---|---|---|---|---|")
+        print("\n| tiles | crates | no change ms | a tile added | a tile removed | a tile moved 1 px (two steps) "
+              "| a bullet fired each step | pymunk, the same |")
+        print("|---|---|---|---|---|---|---|---|")
         for count in args.crates:
             for tiles in args.tiles:
-                same, added, removed, moved, after = change_costs(level(tiles), crates(count))
-                print(f"| {tiles} | {count} | {same:.2f} | {added:.2f} | {removed:.2f} | {moved:.2f}, {after:.2f} |",
-                      flush=True)
+                same, added, removed, moved, after, fired = change_costs(level(tiles), crates(count))
+                theirs = "–" if args.no_pymunk else f"{fired_pymunk(level(tiles), crates(count)):.2f}"
+                print(f"| {tiles} | {count} | {same:.2f} | {added:.2f} | {removed:.2f} | {moved:.2f}, {after:.2f} "
+                      f"| {fired:.2f} | {theirs} |", flush=True)
         return
     print(f"\nlevel: 16x16 STATIC tiles, 8x8 crates, g={GRAVITY:g} px/s², best of {args.rounds} rounds "
           f"of {args.steps} steps; stages in ms/step")

@@ -92,11 +92,16 @@ class Validated:
         if check is not None:
             value = check(name, value)
             self._agree(name, value)
+        # A field's first value, set as the component is made, is not stamped: nothing kept
+        # before the component existed can hold it, and an entity given it is a new list of
+        # components for every stage (a bullet spawned leaves a level's kept tiles alone).
+        again = hasattr(self, name)
         object.__setattr__(self, name, value)
         # Stamped after the value is stored, with a number never handed out before (one C call,
         # atomic under the GIL): an assignment on another thread can't bring back a stamp a
         # reader has already seen, as a ``+= 1`` interrupted between its read and its write could.
-        (self._replaced if isinstance(value, Vector2) else self._assigned)[0] = next(_STAMPS)
+        if again:
+            (self._replaced if isinstance(value, Vector2) else self._assigned)[0] = next(_STAMPS)
 
     def set_in_place(self, name: str, value: object) -> None:
         """Check ``value`` for the vector field ``name`` as assigning it would (the same
@@ -120,8 +125,10 @@ _STAMPS = itertools.count(1)
 
 def assignments(kind: type[Validated]) -> int:
     """A stamp that changes whenever a value other than a Vector2 is assigned to a ``kind``
-    component (its subclasses' included) in this process, at construction or later: the
-    stamp of the last such assignment (0 before any).
+    component (its subclasses' included) in this process, once it is made: the stamp of the
+    last such assignment (0 before any). Making a component stamps nothing: what a stage
+    keeps holds only components that existed, and one added to an entity changes esper's
+    lists, which the stage compares by identity.
 
     In ``Collider`` and ``Physics`` every field but the Vector2s holds an
     immutable value (a number, an enum member, None), which changes only by

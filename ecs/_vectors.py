@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
+from operator import attrgetter, is_, itemgetter
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from systems.physics._stages.storage import gathered
 __all__ = ["VectorCheck"]
 
 _square = Vector2.length_squared
+_SECOND = itemgetter(1)  # the component of esper's (entity, component)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +57,14 @@ class _Listed:
         """The vectors of these components."""
         fields = ((Transform, "position", transforms), (Transform, "previous_position", transforms),
                   (Physics, "velocity", physics), (Collider, "offset", colliders), (Collider, "size", colliders))
-        vectors = VectorList([getattr(component, field) for _, field, members in fields for _, component in members])
-        return cls(fields, vectors, vectors[len(vectors) - len(colliders):],  # (the sizes come last)
-                   [(entity, collider.size) for entity, collider in colliders if collider.shape is Shape.CIRCLE])
+        # A field of a list at a time, through C-level maps: listed anew whenever an entity is
+        # made or deleted (a bullet fired), so the cost is per component of the whole world.
+        vectors = VectorList(chain.from_iterable(map(attrgetter(field), map(_SECOND, members))
+                                                 for _, field, members in fields))
+        shapes = map(attrgetter("shape"), map(_SECOND, colliders))
+        circles = [(entity, collider.size) for (entity, collider), circle
+                   in zip(colliders, map(is_, shapes, repeat(Shape.CIRCLE))) if circle]
+        return cls(fields, vectors, vectors[len(vectors) - len(colliders):], circles)  # (the sizes come last)
 
 
 class VectorCheck:
@@ -100,7 +107,7 @@ def _refuse_shared(kind: type, members: list[tuple[int, Any]]) -> None:
     component) list: a body's place and velocity are its own (shared, Movement would move one
     once for each entity, and the core collide it with itself). (A Collider may be shared: it
     only describes a shape.)"""
-    if len({id(component) for _, component in members}) == len(members):
+    if len(set(map(id, map(_SECOND, members)))) == len(members):
         return
     owners: dict[int, int] = {}
     for entity, component in sorted(members, key=lambda row: row[0]):

@@ -78,17 +78,17 @@ def test_level_table_prints_one_row_per_scene(capsys):
 
 
 def test_level_changes_table_times_the_steps_after_a_tile_changes(capsys):
-    # Ours only (no pymunk needed): a row per level, the step without change and the steps
-    # after a tile is added, removed and moved.
+    # Ours only (no pymunk needed): a row per level, the step without change, the steps
+    # after a tile is added, removed and moved, and the steps with a bullet fired before each.
     from benchmarks.level import main as level_main
 
-    level_main(["--changes", "--tiles", "0", "120", "--crates", "10"])
+    level_main(["--changes", "--tiles", "0", "120", "--crates", "10", "--no-pymunk"])
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
     assert [row.split("|")[1].strip() for row in rows[1:]] == ["0", "120"]
     for row in rows[1:]:
         cells = [cell.strip() for cell in row.strip("|").split("|")]
-        times = [float(value) for cell in cells[2:] for value in cell.split(",")]
-        assert len(times) == 5 and all(ms > 0 for ms in times)
+        times = [float(value) for cell in cells[2:-1] for value in cell.split(",")]
+        assert len(times) == 6 and all(ms > 0 for ms in times) and cells[-1] == "–"
 
 
 @pytest.mark.skipif(importlib.util.find_spec("pymunk") is None, reason="pymunk is in the bench extra")

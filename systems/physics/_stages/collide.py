@@ -12,9 +12,11 @@ candidate pairs, which the later stages resolve. ``systems.physics.collision
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from operator import itemgetter
-from typing import Any
+from itertools import compress, repeat
+from operator import attrgetter, is_
+from typing import Any, cast
 
 import numpy as np
 
@@ -80,14 +82,14 @@ class _Movers:
     kinematic: list[Body]
 
     @classmethod
-    def of(cls, bodies: list[Body], level: list[bool]) -> _Movers:
+    def of(cls, bodies: list[Body], level: np.ndarray) -> _Movers:
         """The movers among ``bodies`` (every collider's, in entity order),
-        ``level`` telling for each whether it is level geometry."""
-        movers = [body for body, fixed in zip(bodies, level) if not fixed]
+        ``level`` telling for each whether it is level geometry ((n,) bool)."""
+        movers = list(compress(bodies, (~level).tolist()))
         return cls(movers, [body.entity for body in movers], [body.transform for body in movers],
                    [body.collider for body in movers], [body.physics for body in movers],
-                   {body.entity for body in movers}, np.flatnonzero(~np.array(level, bool)),
-                   np.flatnonzero(np.array(level, bool)), [body for body in movers if body.physics is None])
+                   {body.entity for body in movers}, np.flatnonzero(~level),
+                   np.flatnonzero(level), [body for body in movers if body.physics is None])
 
 
 class Collide:
@@ -138,15 +140,16 @@ class Collide:
         self._pool: dict[int, Body] = {}  # every collider's Body, kept from step to step
         self._rows: dict[int, int] = {}  # entity -> row of ``_columns``
         self._columns = Columns.of([])  # the colliders' components, until they are next added or removed
+        self._ids = np.zeros((3, 0), np.int64)  # the ids of ``_columns``' transforms, colliders and physics
         self.found = self._found()  # the latest run's results
-        self._sources: tuple[object, object] | None = None
-        self._movers = _Movers.of([], [])
+        self._sources: tuple[object, ...] | None = None
+        self._movers = _Movers.of([], np.zeros(0, bool))
         self._reread: dict[int, Body] = {}  # level geometry read anew since the last settle_kinematic
         self._resting = _Resting()
         self._pair_capacity = 1024  # pairs the compiled broad phase makes room for; doubled when short
         # Level geometry's cells for the compiled broad phase, kept while it is read the same
-        # in the same grid: (that read and cell size, (the rows filed each step, the cells)).
-        self._level_filing: tuple[tuple[object, float], tuple[np.ndarray, tuple[Any, ...]]] | None = None
+        # in the same grid: (that read and cell size, the cells, or None where they can't be numbered).
+        self._level_filing: tuple[tuple[object, float], tuple[Any, ...] | None] | None = None
         self._mover_kinds = Kept(_MoverKinds.of)
         self._mover_vectors = Kept(Vectors.of, vectors=True)  # the movers' vectors, as listed last
         self._pair_layers = Kept(_pair_layers)
@@ -186,7 +189,7 @@ class Collide:
         ``bodies`` anew; returns it and every body's kind bits together."""
         # esper hands back the same cached lists until an entity or component
         # is added or removed; then the bodies can simply be refreshed.
-        sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
+        sources = self._lists()
         if self._sources is not None and all(new is old for new, old in zip(sources, self._sources)):
             found = self._found()
             kinds, swept, level = self._read_movers(found)
@@ -300,15 +303,15 @@ class Collide:
         kept = self._level_filing
         if kept is None or kept[0][0] is not found.resting or kept[0][1] != self.grid.cell_size:
             *cells, status = kernels.level_cells(boxes, self._movers.level_rows, self.grid.cell_size)
-            filing = (self._movers.rows, tuple(cells)) if status == DONE else every_row(len(boxes))
-            kept = self._level_filing = (found.resting, self.grid.cell_size), filing
-        return kept[1]
+            kept = self._level_filing = (found.resting, self.grid.cell_size), tuple(cells) if status == DONE else None
+        # (the movers as they are now: added or removed, they leave level geometry's rows as they were)
+        return every_row(len(boxes)) if kept[1] is None else (self._movers.rows, kept[1])
 
     def sync(self) -> None:
         """Bring the bodies and the grid up to date when entities or
         colliders were added or removed since the last step (for queries made
         between steps): a new ``found`` whose pairs are left as they were."""
-        sources = (self.world.get_components(Transform, Collider), self.world.get_component(Physics))
+        sources = self._lists()
         if self._sources is None or any(new is not old for new, old in zip(sources, self._sources)):
             earlier = self.found
             found, kinds = self._rebuild_from(sources)
@@ -333,48 +336,82 @@ class Collide:
             categories[known] = self._categories(self._columns)[rows[known]]
         return categories
 
-    def _rebuild_from(self, sources: tuple[list[Any], list[Any]]) -> tuple[Found, int]:
-        """``_rebuild`` from esper's lists of (Transform, Collider) and of
-        Physics, kept to tell when they change."""
-        self._sources = sources
-        return self._rebuild(sorted(sources[0], key=itemgetter(0)), dict(sources[1]))
+    def _lists(self) -> tuple[list[Any], list[Any], list[Any]]:
+        """esper's lists of (entity, component) of Transform, Collider and Physics: other
+        lists once an entity or a component was added or removed. (Each type's list on its
+        own: esper makes a list of one type at a fraction of the cost of one of two types
+        together, and the check before a step reads the same lists.)"""
+        world = self.world
+        return world.get_component(Transform), world.get_component(Collider), world.get_component(Physics)
 
-    def _rebuild(self, rows: list[tuple[int, tuple[Transform, Collider]]],
+    def _rebuild_from(self, sources: tuple[list[Any], list[Any], list[Any]]) -> tuple[Found, int]:
+        """``_rebuild`` from esper's lists (``_lists``), kept to tell when they change: the
+        entities with a Transform and a Collider, in entity order."""
+        self._sources = sources
+        transforms, colliders = dict(sources[0]), dict(sources[1])
+        entities = sorted(colliders.keys() & transforms.keys())
+        return self._rebuild(entities, list(map(transforms.__getitem__, entities)),
+                             list(map(colliders.__getitem__, entities)), dict(sources[2]))
+
+    def _rebuild(self, entities: list[int], transforms: list[Transform], colliders: list[Collider],
                  physics_of: dict[int, Physics]) -> tuple[Found, int]:
-        """Bodies for this step's colliders, reusing last step's where the
+        """Bodies for the colliders of ``entities`` (ascending), reusing last step's where the
         entity kept the same components, and the grid to match, filed in
         entity order; returns a new ``Found`` of them and their kind bits together."""
+        previous = self._pool
+        self._columns, bodies = self._bodies_of(entities, transforms, colliders, physics_of)
+        self._pool = pool = dict(zip(self._columns.entities.tolist(), bodies))
+        self._rows = dict(zip(pool, range(len(pool))))
+        level, level_rows = self._split()  # (level geometry is read as it is filed, below)
         size = self.cell_size or choose_cell_size(
-            max(c.size.x, c.size.y) for _, (_, c) in rows if c.type is not ColliderType.STATIC
+            max(c.size.x, c.size.y) for c in self._movers.colliders if c.type is not ColliderType.STATIC
         )
-        if self.grid.cell_size != size:
+        fresh = self.grid.cell_size != size
+        if fresh:
             self.grid = SpatialGrid(size)
-        previous, pool = self._pool, {}
-        for entity, (transform, collider) in rows:
-            physics = physics_of.get(entity)
-            body = previous.get(entity)
-            if (body is None or body.transform is not transform
-                    or body.collider is not collider or body.physics is not physics):
-                body = Body(entity, transform, collider, physics)
-            pool[entity] = body
         for gone in sorted(previous.keys() - pool.keys()):
             self.grid.remove(gone)
-        self._pool = pool
-        self._rows = {entity: row for row, entity in enumerate(pool)}
-        self._columns = Columns.of([(b.entity, b.transform, b.collider, b.physics) for b in pool.values()])
-        level, level_rows = self._split()  # (level geometry is read as it is filed, below)
         found = self._found()
         kinds, swept, _ = self._read_movers(found)  # (just classified: no mover is level geometry)
-        movers = iter(zip(self._movers.entities, swept.tolist()))
-        for body in pool.values():  # one by one, in entity order: the order the grid's cells list them
-            if body.entity not in self._movers.entity_set:
-                refresh(body, self.grid)
-                continue
-            entity, (x, y, w, h) = next(movers)
-            self.grid.insert(entity, (x, y, w, h))
-        self._resting = _Resting(level, level_rows)
+        # In the same grid, level geometry stays filed as it was: what is new in it (a tile
+        # added, a body become one) is read, and the rest compared, as in any step
+        # (``_Resting.changed``), not read again tile by tile.
+        if not fresh:
+            for entity, (x, y, w, h) in zip(self._movers.entities, swept.tolist()):
+                self.grid.insert(entity, (x, y, w, h))
+            self._resting = self._resting.after(level, level_rows)
+            level = self._resting.changed(self.grid)
+        else:
+            movers = iter(zip(self._movers.entities, swept.tolist()))
+            for body in bodies:  # one by one, in entity order: the order the grid's cells list them
+                if body.entity not in self._movers.entity_set:
+                    refresh(body, self.grid)
+                    continue
+                entity, (x, y, w, h) = next(movers)
+                self.grid.insert(entity, (x, y, w, h))
+            self._resting = _Resting(level, level_rows)
         self._reread.update((body.entity, body) for body in level)
         return found, kinds | self._resting.kinds
+
+    def _bodies_of(self, entities: list[int], transforms: list[Transform], colliders: list[Collider],
+                   physics_of: dict[int, Physics]) -> tuple[Columns, list[Body]]:
+        """The colliders' table of ``entities`` (ascending) and each one's Body: last step's
+        where its three components are the same objects, told apart by their ids a column at
+        a time (last step's bodies hold the objects they compare with, so no id among them can
+        have been handed to another)."""
+        physics = list(map(physics_of.get, entities))
+        ids = np.array([list(map(id, column)) for column in (transforms, colliders, physics)], np.int64).reshape(3, -1)
+        columns = Columns(np.array(entities, np.int64), transforms, colliders, physics,
+                          np.flatnonzero(ids[2] != id(None)))
+        before, kept_ids = self._columns.entities, self._ids
+        at = np.minimum(np.searchsorted(before, columns.entities), max(len(before) - 1, 0))
+        same = before[at] == columns.entities if len(before) else np.zeros(len(entities), bool)
+        same &= (kept_ids[:, at] == ids).all(axis=0) if len(before) else same
+        self._ids = ids
+        bodies: list[Body | None] = list(map(self._pool.get, entities))
+        for row in np.flatnonzero(~same).tolist():  # (every new entity among them: no None is left)
+            bodies[row] = Body(entities[row], transforms[row], colliders[row], physics[row])
+        return columns, cast(list[Body], bodies)
 
     def settle_kinematic(self) -> None:
         """Make the final position of each collider without Physics its
@@ -400,10 +437,12 @@ class Collide:
     def _split(self) -> tuple[list[Body], np.ndarray]:
         """Sort the bodies into the movers (``_movers``) and level geometry; returns level
         geometry's bodies and their rows of ``_columns``."""
-        bodies = list(self._pool.values())
-        level = [is_level(body) for body in bodies]
+        bodies, columns = list(self._pool.values()), self._columns
+        n = len(bodies)
+        static = np.fromiter(map(is_, map(attrgetter("type"), columns.colliders), repeat(_STATIC)), bool, n)
+        level = static & np.fromiter(map(is_, columns.physics, repeat(None)), bool, n)
         self._movers = _Movers.of(bodies, level)
-        return [body for body, fixed in zip(bodies, level) if fixed], self._movers.level_rows
+        return list(compress(bodies, level.tolist())), self._movers.level_rows
 
 
 # Enum members as plain globals: an Enum class attribute is slow to look up.
@@ -428,6 +467,10 @@ def _pair_layers(columns: Columns, kinds: int) -> tuple[np.ndarray, np.ndarray]:
     return triggers, layers
 
 
+#: What ``_Resting.after`` holds for a body it has not read: vectors that differ from every value.
+_UNREAD: tuple[object, ...] = (math.nan,) * 8 + (None,) * 5
+
+
 def _filed_by(body: Body) -> tuple[object, ...]:
     """What files a STATIC in the grid, as plain values: its position and
     previous position, collider offset and size (px), type, shape, layers
@@ -444,20 +487,63 @@ class _Resting:
     bits together, and (``read``) where they are and what they are filed
     under, kept until one of them changes."""
 
-    def __init__(self, bodies: list[Body] | None = None, rows: np.ndarray | None = None) -> None:
+    def __init__(self, bodies: list[Body] | None = None, rows: np.ndarray | None = None,
+                 seen: tuple[list[tuple[object, ...]], np.ndarray, int] | None = None) -> None:
         self.bodies = bodies or []
         self.rows = np.zeros(0, np.int64) if rows is None else rows
         self.entities = {body.entity for body in self.bodies}
-        self.seen = [_filed_by(body) for body in self.bodies]
-        self._assigned = assignments(Collider)  # (what ``seen`` holds of the colliders is as read then)
+        self._entities = np.fromiter(map(attrgetter("entity"), self.bodies), np.int64, len(self.bodies))
         self.kinds = _or_all(self.bodies)
         self._read: LevelRead | None = None
-        # ``seen``'s vectors as an (n, 8) array, and the bodies' vectors listed with the
-        # replacement stamps they were listed at (``_differing``).
-        self._seen_vectors = np.array([seen[:8] for seen in self.seen], float).reshape(-1, 8)
+        # What each body was filed by when last read (``_filed_by``), its vectors as an (n, 8)
+        # array, and the Collider assignment stamp then (what ``seen`` holds of the colliders
+        # is as read then); ``after`` hands them over.
+        if seen is None:
+            self.seen = [_filed_by(body) for body in self.bodies]
+            self._seen_vectors = np.array([seen[:8] for seen in self.seen], float).reshape(-1, 8)
+            self._assigned = assignments(Collider)
+        else:
+            self.seen, self._seen_vectors, self._assigned = seen
+        # The bodies' vectors listed with the replacement stamps they were listed at (``_differing``).
         self._listed: tuple[tuple[int, int], Vectors, np.ndarray | None] | None = None
         if self.bodies:  # (listed with the level read, not in the step after it)
             self._located()
+
+    def after(self, bodies: list[Body], rows: np.ndarray) -> _Resting:
+        """Level geometry ``bodies`` (in entity order, at ``rows`` of a new colliders' table)
+        after entities were added or removed: this one if they are its own (``renumber``),
+        else a new one that keeps what this one read of the bodies it still holds and leaves
+        the others unread, so that ``changed`` reads them, with any of the rest that changed
+        since, in entity order (as ``_Resting(bodies, rows)`` after reading every one)."""
+        if self.holds(bodies):
+            self.renumber(rows)
+            return self
+        n, mine = len(bodies), self._entities
+        entities = np.fromiter(map(attrgetter("entity"), bodies), np.int64, n)
+        at = np.minimum(np.searchsorted(mine, entities), max(len(mine) - 1, 0))
+        kept = mine[at] == entities if len(mine) else np.zeros(n, bool)
+        picks = at[kept].tolist()
+        kept[kept] = list(map(is_, map(self.bodies.__getitem__, picks), compress(bodies, kept.tolist())))
+        seen = [_UNREAD] * n
+        vectors = np.full((n, 8), np.nan)  # (a NaN differs from every value: read by ``changed``)
+        for row, index in zip(np.flatnonzero(kept).tolist(), at[kept].tolist()):
+            seen[row] = self.seen[index]
+        vectors[kept] = self._seen_vectors[at[kept]]
+        return _Resting(bodies, rows, (seen, vectors, self._assigned))
+
+    def holds(self, bodies: list[Body]) -> bool:
+        """Whether ``bodies`` are this level geometry's, the same objects in the same order."""
+        mine = self.bodies
+        return len(mine) == len(bodies) and all(map(is_, mine, bodies))
+
+    def renumber(self, rows: np.ndarray) -> None:
+        """Take ``rows`` as the bodies' rows of a new colliders' table (entities added or
+        removed around them): a new ``LevelRead`` only if they moved."""
+        if np.array_equal(rows, self.rows):
+            return
+        self.rows = rows
+        if self._read is not None:
+            self._read = LevelRead(rows, self._read.geometry, self._read.filed)
 
     def read(self, grid: SpatialGrid) -> LevelRead:
         """The bodies as last read (``LevelRead``): the same object until

@@ -379,11 +379,15 @@ class _Tables:
         columns, level = collision.columns, collision.resting
         n = len(columns.transforms)
         template = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
-        picked = Selection.of(columns, level.rows)
-        materials = Materials.of(picked)
-        arrays = read_arrays(columns, picked, level.geometry, materials)
-        block = (np.empty((len(level.rows), t.FLOAT_COLUMNS)), np.empty((len(level.rows), t.INT_COLUMNS), np.int64))
-        _rows(arrays, _constant(materials, level_codes, columns.entities[level.rows]), level.filed, block)
+        if self._key is not None and self._key[1] is level:  # only movers added or removed: its rows as they were
+            block = self._template[0][level.rows], self._template[1][level.rows]
+        else:
+            picked = Selection.of(columns, level.rows)
+            materials = Materials.of(picked)
+            arrays = read_arrays(columns, picked, level.geometry, materials)
+            block = (np.empty((len(level.rows), t.FLOAT_COLUMNS)),
+                     np.empty((len(level.rows), t.INT_COLUMNS), np.int64))
+            _rows(arrays, _constant(materials, level_codes, columns.entities[level.rows]), level.filed, block)
         template[0][level.rows], template[1][level.rows] = block
         self._template, self._key = template, (columns, level)
         self._templates += 1  # (a new key: level geometry's filing is kept anew)
@@ -395,7 +399,7 @@ class _Tables:
         self._movers = movers = np.delete(np.arange(n), level.rows)
         self._constant = None
         self._selection = Selection.of(columns, movers)
-        self._physics = [body for body in columns.physics if body]
+        self._physics = list(filter(None, columns.physics))
         one_run = len(movers) and movers[-1] - movers[0] + 1 == len(movers)
         self._run = slice(int(movers[0]), int(movers[-1]) + 1) if one_run else None
 
