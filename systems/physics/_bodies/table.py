@@ -78,6 +78,10 @@ class Geometry:
         moved: np.ndarray = (self.start != self.now).any(axis=1)
         return moved
 
+    def take(self, picks: np.ndarray) -> Geometry:
+        """The rows ``picks`` (indices) of it."""
+        return Geometry(self.start[picks], self.now[picks], self.offset[picks], self.size[picks])
+
 
 class VectorList(list[Vector2]):
     """Vector2s of one field of some bodies, in the bodies' order, and where pygame keeps their

@@ -26,12 +26,12 @@ from systems.physics._kernels import background
 from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
-from systems.physics._bodies.table import Columns, Vectors, read_geometry
+from systems.physics._bodies.table import Columns, Geometry, Vectors, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP, every_row
 from systems.physics._kernels.plain import Kernels
 from systems.physics._stages import storage
-from systems.physics._stages.found import Found, LevelRead, is_level, read, refresh
+from systems.physics._stages.found import Found, LevelRead, is_level, read, refresh, spliced
 from systems._world import WorldLike
 
 __all__ = ["Bodies", "Body", "Collide", "Found"]
@@ -110,9 +110,12 @@ class Collide:
     offset, size, type, shape, layers or faces, assigned or changed in
     place); the others are compared, not re-read. (A collider that becomes
     one by a type changed in place is read every step, as before, until
-    entities or components are next added or removed.) The others are
-    read together, a field of all of them at a time (``read_geometry``), and
-    filed in the grid at once.
+    entities or components are next added or removed.) An entity added or
+    removed (a bullet fired, a tile broken) makes the colliders' table anew,
+    but level geometry stays filed: only the tiles new to it are read, and
+    the rest compared as in any step (``_Resting.after``). The other
+    colliders are read together, a field of all of them at a time
+    (``read_geometry``), and filed in the grid at once.
 
     The pairs come from a compiled kernel over the filed boxes
     (``systems.physics._kernels.pairs``: the set the grid would find, less
@@ -506,6 +509,9 @@ class _Resting:
             self.seen, self._seen_vectors, self._assigned = seen
         # The bodies' vectors listed with the replacement stamps they were listed at (``_differing``).
         self._listed: tuple[tuple[int, int], Vectors, np.ndarray | None] | None = None
+        # The last read made (``read``) and each body's index there if nothing it is filed by
+        # changed since, else -1: the next read reads only the others.
+        self._base: tuple[LevelRead, np.ndarray] | None = None
         if self.bodies:  # (listed with the level read, not in the step after it)
             self._located()
 
@@ -529,7 +535,10 @@ class _Resting:
         for row, index in zip(np.flatnonzero(kept).tolist(), at[kept].tolist()):
             seen[row] = self.seen[index]
         vectors[kept] = self._seen_vectors[at[kept]]
-        return _Resting(bodies, rows, (seen, vectors, self._assigned))
+        resting = _Resting(bodies, rows, (seen, vectors, self._assigned))
+        if self._base is not None and len(mine):
+            resting._base = self._base[0], np.where(kept, self._base[1][at], -1)
+        return resting
 
     def holds(self, bodies: list[Body]) -> bool:
         """Whether ``bodies`` are this level geometry's, the same objects in the same order."""
@@ -542,17 +551,33 @@ class _Resting:
         if np.array_equal(rows, self.rows):
             return
         self.rows = rows
-        if self._read is not None:
-            self._read = LevelRead(rows, self._read.geometry, self._read.filed)
+        if self._read is not None:  # (each body as read there: nothing changed since, or it would be None)
+            every = np.arange(len(rows))
+            self._read.since.clear()  # (only one earlier read kept alive)
+            self._read = LevelRead(rows, self._read.geometry, self._read.filed, [(self._read, every, every)])
+            self._base = self._read, np.arange(len(rows))
 
     def read(self, grid: SpatialGrid) -> LevelRead:
-        """The bodies as last read (``LevelRead``): the same object until
-        one of them changes (``changed``)."""
+        """The bodies as last read (``LevelRead``): the same object until one of them changes
+        (``changed``); then only those that changed, or are new here, are read again, and the
+        others carried over from the last read."""
         if self._read is None:
-            bodies = self.bodies
-            geometry = read_geometry(Vectors.of([body.transform for body in bodies], [body.collider for body in bodies]))
-            self._read = LevelRead(self.rows, geometry, grid.boxes_of(np.array([body.entity for body in bodies],
-                                                                                 np.int64)))
+            bodies, base = self.bodies, self._base
+            at = np.full(len(bodies), -1) if base is None else base[1]
+            fresh = np.flatnonzero(at < 0)
+            picked = [bodies[index] for index in fresh.tolist()]
+            geometry = read_geometry(Vectors.of([body.transform for body in picked], [body.collider for body in picked]))
+            filed = grid.boxes_of(self._entities[fresh])
+            if base is None:
+                self._read = LevelRead(self.rows, geometry, filed)
+            else:
+                earlier, kept = base[0], (np.flatnonzero(at >= 0), at[at >= 0])
+                earlier.since.clear()  # (only one earlier read kept alive)
+                self._read = LevelRead(self.rows, Geometry(*(
+                    spliced(kept, getattr(earlier.geometry, name), fresh, getattr(geometry, name))
+                    for name in ("start", "now", "offset", "size"))), spliced(kept, earlier.filed, fresh, filed),
+                    [(earlier, *kept)])
+            self._base = self._read, np.arange(len(bodies))
         return self._read
 
     def changed(self, grid: SpatialGrid) -> list[Body]:
@@ -570,6 +595,8 @@ class _Resting:
             refresh(body, grid)
             self.seen[index] = _filed_by(body)
             self._seen_vectors[index] = self.seen[index][:8]
+            if self._base is not None:
+                self._base[1][index] = -1
             changed.append(body)
         if changed:
             if not same_fields:  # (moved or resized, a body keeps its kind bits)

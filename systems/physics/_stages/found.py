@@ -22,7 +22,7 @@ Also here: ``read`` and ``refresh``, which read a Body from its components.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
@@ -35,7 +35,7 @@ from systems.physics._broad.grid import SpatialGrid
 from systems.physics._kernels import background
 from systems.physics._shapes.geometry import Box, union_box
 
-__all__ = ["Found", "LevelRead", "is_level", "read", "refresh"]
+__all__ = ["Found", "LevelRead", "carried", "is_level", "read", "refresh", "spliced"]
 
 # Shared empty values (never changed in place): a Found is made every step.
 _NO_ROWS = np.zeros(0, np.int64)
@@ -54,14 +54,40 @@ class LevelRead:
     (``geometry``) and the boxes it is filed under (``filed``, px, (n, 4)).
     The collide stage makes a new one only when some of it changed or the
     colliders did, so the later stages may keep what they derive from it
-    for as long as it is the same object."""
+    for as long as it is the same object, and carry over what they derived
+    for the bodies it read as the one before did (``carried``): ``since``
+    holds (that read, the indices of those bodies here, theirs there), emptied
+    once a later read is made from this one (one earlier read is kept alive)."""
 
     rows: np.ndarray
     geometry: Geometry
     filed: np.ndarray
+    since: list[tuple[LevelRead, np.ndarray, np.ndarray]] = field(default_factory=list)
 
 
 _NO_LEVEL = LevelRead(_NO_ROWS, _NOTHING_READ[1], np.zeros((0, 4)))
+
+
+def carried(level: LevelRead, earlier: LevelRead | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The indices of ``level``'s bodies read as ``earlier`` read them (the same bodies,
+    nothing they are filed by changed since) and their indices in ``earlier``; None where
+    ``level`` was not read from ``earlier``."""
+    if level is earlier:
+        every = np.arange(len(level.rows))
+        return every, every
+    if earlier is None or not level.since or level.since[0][0] is not earlier:
+        return None
+    return level.since[0][1], level.since[0][2]
+
+
+def spliced(kept: tuple[np.ndarray, np.ndarray], earlier: np.ndarray, fresh: np.ndarray,
+            values: np.ndarray) -> np.ndarray:
+    """Rows of a new array: ``earlier``'s rows ``kept[1]`` at ``kept[0]``, and ``values`` at
+    ``fresh`` (the other indices)."""
+    out = np.empty((len(kept[0]) + len(fresh), *earlier.shape[1:]), earlier.dtype)
+    out[kept[0]] = earlier[kept[1]]
+    out[fresh] = values
+    return out
 
 
 class Found:

@@ -47,7 +47,7 @@ from systems.physics._shapes.geometry import TIES
 from systems.physics._solver.resolution import Resolution
 from systems.physics._solver.riders import Rides
 from systems.physics._stages.context import StepContext
-from systems.physics._stages.found import Found, LevelRead
+from systems.physics._stages.found import Found, LevelRead, carried, spliced
 from systems.physics._stages.memory import Grounded, Memory, Squeezes
 from systems.physics._stages import storage
 
@@ -163,8 +163,13 @@ class Resolver:
         kept = self._level
         if kept is not None and kept[0] is level:
             return kept[4]
+        same = None if kept is None else carried(level, kept[0])  # (bodies unchanged: fields too)
         if kept is not None and kept[1] is level.rows and kept[2] is columns and kept[3] == assigned:
             codes = kept[4]
+        elif same is not None and kept is not None:  # a tile added, removed or changed: only its codes made
+            fresh = np.setdiff1d(np.arange(len(level.rows)), same[0], assume_unique=True)
+            made = _codes([columns.colliders[row] for row in level.rows[fresh].tolist()])
+            codes = spliced(same, kept[4], fresh, made)
         else:
             codes = _codes([columns.colliders[row] for row in level.rows.tolist()])
         self._level = level, level.rows, columns, assigned, codes
@@ -266,7 +271,7 @@ class _Tables:
     read straight into the tables."""
 
     def __init__(self) -> None:
-        self._key: tuple[object, object] | None = None
+        self._key: tuple[Columns, LevelRead] | None = None
         self._template = (t.aligned_table(0, t.FLOAT_COLUMNS), t.aligned_table(0, t.INT_COLUMNS, np.int64))
         self._tables = self._template
         self._movers = np.zeros(0, np.int64)
@@ -379,15 +384,22 @@ class _Tables:
         columns, level = collision.columns, collision.resting
         n = len(columns.transforms)
         template = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
-        if self._key is not None and self._key[1] is level:  # only movers added or removed: its rows as they were
-            block = self._template[0][level.rows], self._template[1][level.rows]
-        else:
-            picked = Selection.of(columns, level.rows)
-            materials = Materials.of(picked)
-            arrays = read_arrays(columns, picked, level.geometry, materials)
-            block = (np.empty((len(level.rows), t.FLOAT_COLUMNS)),
-                     np.empty((len(level.rows), t.INT_COLUMNS), np.int64))
-            _rows(arrays, _constant(materials, level_codes, columns.entities[level.rows]), level.filed, block)
+        # Level geometry's rows: those of the bodies read as for the last template carried over
+        # (only movers added or removed, or a few tiles changed), the others made.
+        same = None if self._key is None else carried(level, self._key[1])
+        fresh = np.arange(len(level.rows))
+        if same is not None:
+            fresh = np.setdiff1d(fresh, same[0], assume_unique=True)
+        picked = Selection.of(columns, level.rows[fresh])
+        materials = Materials.of(picked)
+        arrays = read_arrays(columns, picked, level.geometry.take(fresh), materials)
+        block = (np.empty((len(fresh), t.FLOAT_COLUMNS)), np.empty((len(fresh), t.INT_COLUMNS), np.int64))
+        _rows(arrays, _constant(materials, level_codes[fresh], columns.entities[level.rows[fresh]]),
+              level.filed[fresh], block)
+        if same is not None and self._key is not None:
+            earlier = self._key[1].rows
+            block = (spliced(same, self._template[0][earlier], fresh, block[0]),
+                     spliced(same, self._template[1][earlier], fresh, block[1]))
         template[0][level.rows], template[1][level.rows] = block
         self._template, self._key = template, (columns, level)
         self._templates += 1  # (a new key: level geometry's filing is kept anew)
