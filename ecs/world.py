@@ -443,8 +443,12 @@ class World:
         return self._esper(esper.create_entity, *components)
 
     def delete_entity(self, entity: int, immediate: bool = False) -> None:
-        """Delete an entity (at the start of the next step unless immediate)."""
-        self._esper(esper.delete_entity, entity, immediate)
+        """Delete an entity (at the start of the next step unless immediate). One waiting to be
+        deleted may be deleted again (two collision handlers may both delete a bullet): again
+        later does nothing more, at once deletes it now. An entity not in this World (deleted
+        at once already, or never made) raises ``KeyError`` naming it, here rather than at the
+        next step."""
+        self._esper(_delete_entity, entity, immediate)
 
     def entity_exists(self, entity: int) -> bool:
         """Whether the entity exists and is not waiting to be deleted."""
@@ -478,6 +482,18 @@ class World:
         """Every (entity, (components...)) holding all those types."""
         every: Callable[..., list[tuple[int, tuple[Any, ...]]]] = esper.get_components  # (one of its overloads)
         return self._esper(every, *component_types)
+
+
+def _delete_entity(entity: int, immediate: bool) -> None:
+    """esper's ``delete_entity`` in the current world (``World.delete_entity``). esper would
+    leave an entity deleted at once while it waits to be deleted, or one it doesn't hold, in
+    its list of entities to delete, and raise at the next step's start, every step after."""
+    if entity not in esper._entities:  # noqa: SLF001
+        raise KeyError(f"entity {entity!r} is not in this World (deleted at once already, or never made); "
+                       f"World.entity_exists tells")
+    if immediate:
+        esper._dead_entities.discard(entity)  # noqa: SLF001 (deleted now, not again at the next step)
+    esper.delete_entity(entity, immediate)
 
 
 class _Timed:

@@ -34,6 +34,34 @@ def test_world_methods_follow_esper():
     assert not world.entity_exists(entity)
 
 
+def test_an_entity_deleted_twice_is_deleted_once_and_the_world_steps_on():
+    # Two collision handlers may both delete a bullet: later, or once later and once at once.
+    world = World()
+    later, then_now = box(world, 0, 0, velocity=(60, 0)), box(world, 50, 0, velocity=(60, 0))
+    world.delete_entity(later)
+    world.delete_entity(later)
+    world.delete_entity(then_now)
+    world.delete_entity(then_now, immediate=True)
+    assert not world.entity_exists(then_now) and not world.entity_exists(later)
+    keeps = box(world, 100, 0, velocity=(60, 0))
+    run(world, 2)
+    assert not world.entity_exists(later) and position(world, keeps) == Vector2(102, 0)
+
+
+@pytest.mark.parametrize("immediate", [False, True])
+def test_deleting_an_entity_not_in_the_world_is_refused_by_name_at_the_call(immediate):
+    # esper would keep the id to delete and raise at the start of every later step.
+    world = World()
+    gone = box(world, 0, 0)
+    world.delete_entity(gone, immediate=True)
+    for entity in (gone, 999):
+        with pytest.raises(KeyError, match=f"entity {entity} is not in this World"):
+            world.delete_entity(entity, immediate=immediate)
+    moving = box(world, 0, 0, velocity=(60, 0))
+    run(world, 1)
+    assert position(world, moving) == Vector2(1, 0)
+
+
 @pytest.mark.parametrize("flag", ["False", "no", None, 0, 1])
 def test_continuous_must_be_a_bool(flag):
     # A string such as "False" is truthy: taken as it is, it would quietly pick the swept pipeline.

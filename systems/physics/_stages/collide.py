@@ -566,7 +566,8 @@ class _Resting:
             at = np.full(len(bodies), -1) if base is None else base[1]
             fresh = np.flatnonzero(at < 0)
             picked = [bodies[index] for index in fresh.tolist()]
-            geometry = read_geometry(Vectors.of([body.transform for body in picked], [body.collider for body in picked]))
+            geometry = read_geometry(Vectors.of([body.transform for body in picked],
+                                                [body.collider for body in picked]))
             filed = grid.boxes_of(self._entities[fresh])
             if base is None:
                 self._read = LevelRead(self.rows, geometry, filed)
