@@ -30,7 +30,7 @@ from systems.physics._stages.found import Found
 
 STATIC = ColliderType.STATIC
 CHANGES = ("fire", "fire", "hit", "early gone", "tile nudged", "tile sides", "tile added", "tile gone",
-           "new transform", "given physics", "made static", "coin", "nothing")
+           "new transform", "given physics", "made static", "coin", "looked", "nothing")
 
 
 def scene(seed: int) -> tuple[World, list[int]]:
@@ -78,6 +78,9 @@ def change(world: World, early: list[int], what: str, rng: random.Random) -> Non
         else:
             world.component_for_entity(tile, Collider).sides = Side.TOP
         change(world, early, "fire", rng)
+    elif what == "looked":  # a query between steps brings the colliders up to date first (``Collide.sync``)
+        change(world, early, rng.choice(["tile nudged", "tile added", "tile gone"]), rng)
+        world.query_box((0.0, 0.0), (320.0, 240.0))
     elif what == "tile added":
         world.create_entity(Transform((rng.uniform(0, 300), rng.uniform(100, 220))), Collider((16, 16), type=STATIC))
     elif what == "tile gone":
