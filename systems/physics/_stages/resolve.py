@@ -396,11 +396,10 @@ class _Tables:
         block = (np.empty((len(fresh), t.FLOAT_COLUMNS)), np.empty((len(fresh), t.INT_COLUMNS), np.int64))
         _rows(arrays, _constant(materials, level_codes[fresh], columns.entities[level.rows[fresh]]),
               level.filed[fresh], block)
-        if same is not None and self._key is not None:
-            earlier = self._key[1].rows
-            block = (spliced(same, self._template[0][earlier], fresh, block[0]),
-                     spliced(same, self._template[1][earlier], fresh, block[1]))
-        template[0][level.rows], template[1][level.rows] = block
+        if same is not None and self._key is not None:  # (row to row: no copy of the whole block between)
+            into, source = level.rows[same[0]], self._key[1].rows[same[1]]
+            template[0][into], template[1][into] = self._template[0][source], self._template[1][source]
+        template[0][level.rows[fresh]], template[1][level.rows[fresh]] = block
         self._template, self._key = template, (columns, level)
         self._templates += 1  # (a new key: level geometry's filing is kept anew)
         self._level_rows = np.ascontiguousarray(level.rows, np.int64)
