@@ -14,7 +14,7 @@ from typing import Any
 
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Transform
+from components import Collider, ColliderType, Physics, Side, Transform
 from ecs import World
 from systems.physics._kernels.plain import Kernels
 
@@ -35,6 +35,20 @@ def wall(world: World, x: float, y: float, w: float, h: float, **physics) -> int
     if physics:
         components.append(Physics(**physics))
     return world.create_entity(*components)
+
+
+def tile_room(world: World, rng: Any, ledges: int) -> None:
+    """A 320 × 240 px room walled with separate 16 px STATIC tiles, and ``ledges`` 32 × 8 STATIC
+    ledges placed by ``rng`` (a ``random.Random``), every other one one-way (``Side.TOP``)."""
+    for x in range(0, 320, 16):
+        for y in (-16, 240):
+            world.create_entity(Transform((x, y)), Collider((16, 16), type=ColliderType.STATIC))
+    for y in range(0, 240, 16):
+        for x in (-16, 320):
+            world.create_entity(Transform((x, y)), Collider((16, 16), type=ColliderType.STATIC))
+    for k in range(ledges):
+        world.create_entity(Transform((rng.uniform(0, 280), rng.uniform(60, 220))),
+                            Collider((32, 8), type=ColliderType.STATIC, sides=Side.TOP if k % 2 else Side.ALL))
 
 
 def position(world: World, entity: int):

@@ -406,10 +406,10 @@ class Collide:
         ids = np.array([list(map(id, column)) for column in (transforms, colliders, physics)], np.int64).reshape(3, -1)
         columns = Columns(np.array(entities, np.int64), transforms, colliders, physics,
                           np.flatnonzero(ids[2] != id(None)))
-        before, kept_ids = self._columns.entities, self._ids
-        at = np.minimum(np.searchsorted(before, columns.entities), max(len(before) - 1, 0))
-        same = before[at] == columns.entities if len(before) else np.zeros(len(entities), bool)
-        same &= (kept_ids[:, at] == ids).all(axis=0) if len(before) else same
+        before, same = self._columns.entities, np.zeros(len(entities), bool)
+        if len(before):
+            at = np.minimum(np.searchsorted(before, columns.entities), len(before) - 1)
+            same = (before[at] == columns.entities) & (self._ids[:, at] == ids).all(axis=0)
         self._ids = ids
         bodies: list[Body | None] = list(map(self._pool.get, entities))
         for row in np.flatnonzero(~same).tolist():  # (every new entity among them: no None is left)
@@ -525,18 +525,19 @@ class _Resting:
             self.renumber(rows)
             return self
         n, mine = len(bodies), self._entities
+        if not len(mine):
+            return _Resting(bodies, rows, ([_UNREAD] * n, np.full((n, 8), np.nan), self._assigned))
         entities = np.fromiter(map(attrgetter("entity"), bodies), np.int64, n)
-        at = np.minimum(np.searchsorted(mine, entities), max(len(mine) - 1, 0))
-        kept = mine[at] == entities if len(mine) else np.zeros(n, bool)
-        picks = at[kept].tolist()
-        kept[kept] = list(map(is_, map(self.bodies.__getitem__, picks), compress(bodies, kept.tolist())))
-        seen = [_UNREAD] * n
-        vectors = np.full((n, 8), np.nan)  # (a NaN differs from every value: read by ``changed``)
-        for row, index in zip(np.flatnonzero(kept).tolist(), at[kept].tolist()):
-            seen[row] = self.seen[index]
-        vectors[kept] = self._seen_vectors[at[kept]]
+        at = np.minimum(np.searchsorted(mine, entities), len(mine) - 1)
+        kept = mine[at] == entities  # (and the same Body: not one made anew for new components)
+        kept[kept] = list(map(is_, map(self.bodies.__getitem__, at[kept].tolist()), compress(bodies, kept.tolist())))
+        seen = list(map(self.seen.__getitem__, at.tolist()))
+        vectors = self._seen_vectors[at]
+        for row in np.flatnonzero(~kept).tolist():
+            seen[row] = _UNREAD
+        vectors[~kept] = np.nan  # (a NaN differs from every value: read by ``changed``)
         resting = _Resting(bodies, rows, (seen, vectors, self._assigned))
-        if self._base is not None and len(mine):
+        if self._base is not None:
             resting._base = self._base[0], np.where(kept, self._base[1][at], -1)
         return resting
 
@@ -572,12 +573,12 @@ class _Resting:
             if base is None:
                 self._read = LevelRead(self.rows, geometry, filed)
             else:
-                earlier, kept = base[0], (np.flatnonzero(at >= 0), at[at >= 0])
+                earlier, kept = base[0], (np.flatnonzero(at >= 0), at[at >= 0], fresh)
                 earlier.since.clear()  # (only one earlier read kept alive)
                 self._read = LevelRead(self.rows, Geometry(*(
-                    spliced(kept, getattr(earlier.geometry, name), fresh, getattr(geometry, name))
-                    for name in ("start", "now", "offset", "size"))), spliced(kept, earlier.filed, fresh, filed),
-                    [(earlier, *kept)])
+                    spliced(kept, getattr(earlier.geometry, name), getattr(geometry, name))
+                    for name in ("start", "now", "offset", "size"))), spliced(kept, earlier.filed, filed),
+                    [(earlier, kept[0], kept[1])])
             self._base = self._read, np.arange(len(bodies))
         return self._read
 

@@ -68,24 +68,25 @@ class LevelRead:
 _NO_LEVEL = LevelRead(_NO_ROWS, _NOTHING_READ[1], np.zeros((0, 4)))
 
 
-def carried(level: LevelRead, earlier: LevelRead | None) -> tuple[np.ndarray, np.ndarray] | None:
+def carried(level: LevelRead, earlier: LevelRead | None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The indices of ``level``'s bodies read as ``earlier`` read them (the same bodies,
-    nothing they are filed by changed since) and their indices in ``earlier``; None where
-    ``level`` was not read from ``earlier``."""
+    nothing they are filed by changed since), their indices in ``earlier``, and the indices
+    of the others (read anew); None where ``level`` was not read from ``earlier``."""
     if level is earlier:
         every = np.arange(len(level.rows))
-        return every, every
+        return every, every, _NO_ROWS
     if earlier is None or not level.since or level.since[0][0] is not earlier:
         return None
-    return level.since[0][1], level.since[0][2]
+    _, here, there = level.since[0]
+    return here, there, np.setdiff1d(np.arange(len(level.rows)), here, assume_unique=True)
 
 
-def spliced(kept: tuple[np.ndarray, np.ndarray], earlier: np.ndarray, fresh: np.ndarray,
-            values: np.ndarray) -> np.ndarray:
+def spliced(kept: tuple[np.ndarray, np.ndarray, np.ndarray], earlier: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Rows of a new array: ``earlier``'s rows ``kept[1]`` at ``kept[0]``, and ``values`` at
-    ``fresh`` (the other indices)."""
-    out = np.empty((len(kept[0]) + len(fresh), *earlier.shape[1:]), earlier.dtype)
-    out[kept[0]] = earlier[kept[1]]
+    ``kept[2]`` (``carried``'s three)."""
+    here, there, fresh = kept
+    out = np.empty((len(here) + len(fresh), *earlier.shape[1:]), earlier.dtype)
+    out[here] = earlier[there]
     out[fresh] = values
     return out
 

@@ -163,13 +163,11 @@ class Resolver:
         kept = self._level
         if kept is not None and kept[0] is level:
             return kept[4]
-        same = None if kept is None else carried(level, kept[0])  # (bodies unchanged: fields too)
         if kept is not None and kept[1] is level.rows and kept[2] is columns and kept[3] == assigned:
             codes = kept[4]
-        elif same is not None and kept is not None:  # a tile added, removed or changed: only its codes made
-            fresh = np.setdiff1d(np.arange(len(level.rows)), same[0], assume_unique=True)
-            made = _codes([columns.colliders[row] for row in level.rows[fresh].tolist()])
-            codes = spliced(same, kept[4], fresh, made)
+        elif kept is not None and (same := carried(level, kept[0])) is not None:  # (unchanged: fields too)
+            # A tile added, removed or changed: only its codes made.
+            codes = spliced(same, kept[4], _codes([columns.colliders[row] for row in level.rows[same[2]].tolist()]))
         else:
             codes = _codes([columns.colliders[row] for row in level.rows.tolist()])
         self._level = level, level.rows, columns, assigned, codes
@@ -387,9 +385,7 @@ class _Tables:
         # Level geometry's rows: those of the bodies read as for the last template carried over
         # (only movers added or removed, or a few tiles changed), the others made.
         same = None if self._key is None else carried(level, self._key[1])
-        fresh = np.arange(len(level.rows))
-        if same is not None:
-            fresh = np.setdiff1d(fresh, same[0], assume_unique=True)
+        fresh = np.arange(len(level.rows)) if same is None else same[2]
         picked = Selection.of(columns, level.rows[fresh])
         materials = Materials.of(picked)
         arrays = read_arrays(columns, picked, level.geometry.take(fresh), materials)

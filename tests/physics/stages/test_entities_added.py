@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from components import Collider, ColliderType, Physics, Side, Transform
 from components._checks import assignments, replacements
 from ecs import World
-from helpers import state_lines
+from helpers import state_lines, tile_room
 from systems.physics._stages import collide, resolve
 from systems.physics._stages.found import Found
 
@@ -40,15 +40,7 @@ def scene(seed: int) -> tuple[World, list[int]]:
     world = World(gravity=(0, 900))
     early = [world.create_entity(Transform((rng.uniform(20, 280), rng.uniform(20, 80))), Collider((6, 6)),
                                  Physics((rng.uniform(-80, 80), 0), friction=0.4)) for _ in range(4)]
-    for x in range(0, 320, 16):
-        for y in (-16, 240):
-            world.create_entity(Transform((x, y)), Collider((16, 16), type=STATIC))
-    for y in range(0, 240, 16):
-        for x in (-16, 320):
-            world.create_entity(Transform((x, y)), Collider((16, 16), type=STATIC))
-    for k in range(6):
-        world.create_entity(Transform((rng.uniform(0, 280), rng.uniform(80, 220))),
-                            Collider((32, 8), type=STATIC, sides=Side.TOP if k % 2 else Side.ALL))
+    tile_room(world, rng, 6)
     for _ in range(24):
         world.create_entity(Transform((rng.uniform(10, 300), rng.uniform(10, 200))), Collider((8, 8)),
                             Physics((rng.uniform(-100, 100), 0), friction=0.5))

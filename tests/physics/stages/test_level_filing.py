@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from benchmarks import scenes
 from components import Collider, ColliderType, Physics, Side, Transform
 from ecs import World
+from helpers import tile_room
 from systems.physics._kernels import sweep
 from systems.physics._stages import resolve
 
@@ -37,15 +38,7 @@ def level_scene(seed: int, level_first: bool, gravity: bool) -> World:
     world = World(gravity=(0, 900) if gravity else (0, 0))
 
     def tiles() -> None:
-        for x in range(0, 320, 16):
-            for y in (-16, 240):
-                world.create_entity(Transform((x, y)), Collider((16, 16), type=STATIC))
-        for y in range(0, 240, 16):
-            for x in (-16, 320):
-                world.create_entity(Transform((x, y)), Collider((16, 16), type=STATIC))
-        for k in range(8):
-            world.create_entity(Transform((rng.uniform(0, 280), rng.uniform(60, 220))),
-                                Collider((32, 8), type=STATIC, sides=Side.TOP if k % 2 else Side.ALL))
+        tile_room(world, rng, 8)
 
     def bodies() -> None:
         for _ in range(40):
