@@ -100,7 +100,6 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
             if function is not None and not callable(function):
                 raise ValueError(f"{name} must be a function of the scene, got {function!r}")
         self.reward, self.score = reward, score
-        self._last_score = 0.0
         self.terminated = terminated or (lambda scene: False)
         self.frame_skip, self.step_length = whole_number("frame_skip", frame_skip, 1), step
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -123,7 +122,6 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
             raise ValueError(f"make_scene must return a Scene, got {scene!r}")
         self.scene, self.steps = scene, 0
         self.game = Game(scene=scene, screen=self._screen, step=self.step_length, freeze_on_enter=False)
-        self._last_score = float(self.score(scene)) if self.score is not None else 0.0
         observation = self._observation(scene)
         if self.render_mode == "human":
             self._show()
@@ -140,11 +138,17 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
             self.act(scene, action)
         else:
             game.input.hold(self.keys[int(action)])
-        total, ended = 0.0, False
+        # The score is read as this action begins, not kept from the last: a World restored
+        # between actions (``world.restore``) rewards from the score it brought back.
+        total, ended, score = 0.0, False, self._score(scene)
         for _ in range(self.frame_skip):
             game.advance()
             self.steps += 1
-            total += self._reward(scene)
+            if self.reward is not None:
+                total += float(self.reward(scene))
+            else:
+                score, before = self._score(scene), score
+                total += score - before
             ended = not game.scenes or bool(self.terminated(scene))
             if ended:
                 break
@@ -174,15 +178,9 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
             pygame.display.quit()
             self._window = None
 
-    def _reward(self, scene: Scene) -> float:
-        """The reward for the physics step just run: ``reward``'s, or how much the score rose."""
-        if self.reward is not None:
-            return float(self.reward(scene))
-        if self.score is None:
-            return 0.0
-        now = float(self.score(scene))
-        rise, self._last_score = now - self._last_score, now
-        return rise
+    def _score(self, scene: Scene) -> float:
+        """The running score now (0 without ``score``)."""
+        return 0.0 if self.score is None else float(self.score(scene))
 
     def _observation(self, scene: Scene) -> Observation:
         if self.observe is None:

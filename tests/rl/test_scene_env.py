@@ -88,6 +88,24 @@ def test_a_score_rewards_its_rise_over_the_actions_steps() -> None:
         assert total == pytest.approx(G * DT * DT * n * (n + 1) / 2)  # the rises add up to the fall
 
 
+def test_an_episode_rewound_by_a_world_snapshot_rewards_the_rise_from_the_score_brought_back() -> None:
+    # The score (the fall) after n physics steps is G·dt²·n(n+1)/2; rewound to 2 actions (6
+    # steps), the next action's reward is the rise from 6 steps to 9, as it was the first time.
+    def fallen_after(n: int) -> float:
+        return G * DT * DT * n * (n + 1) / 2
+
+    env = drop_env(score=lambda scene: scene.fallen(), frame_skip=3)
+    env.reset(seed=0)
+    env.step(0)
+    env.step(0)
+    saved = env.scene.world.snapshot()
+    first = env.step(0)[1]
+    env.step(0)
+    env.scene.world.restore(saved)
+    again = env.step(0)[1]
+    assert first == again == pytest.approx(fallen_after(9) - fallen_after(6))
+
+
 def test_reward_is_summed_over_the_frame_skip() -> None:
     env = drop_env(reward=lambda scene: 1.0, frame_skip=5)
     env.reset(seed=0)
