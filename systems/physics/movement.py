@@ -77,7 +77,8 @@ class MovementSystem(esper.Processor):
 
     def process(self, dt: float) -> None:
         """Advance every moving entity by ``dt`` seconds, then carry riders."""
-        self._move.move(self.world.get_components(Transform, Physics), self.world.get_components(Collider, Physics),
+        world = self.world
+        self._move.move(world.get_component(Transform), world.get_component(Physics), world.get_component(Collider),
                         self.memory.gravity, dt)
         self._carry_riders()
 

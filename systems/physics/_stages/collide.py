@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, is_
+from operator import attrgetter, is_, is_not
 from typing import Any, cast
 
 import numpy as np
@@ -366,8 +366,10 @@ class Collide:
         self._pool = pool = dict(zip(self._columns.entities.tolist(), bodies))
         self._rows = dict(zip(pool, range(len(pool))))
         level, level_rows = self._split()  # (level geometry is read as it is filed, below)
-        size = self.cell_size or choose_cell_size(
-            max(c.size.x, c.size.y) for c in self._movers.colliders if c.type is not ColliderType.STATIC
+        colliders = self._movers.colliders
+        size = self.cell_size or choose_cell_size(  # (from the movers' extents, a field at a time)
+            map(max, map(attrgetter("size"), compress(colliders, map(is_not, map(attrgetter("type"), colliders),
+                                                                  repeat(_STATIC)))))
         )
         fresh = self.grid.cell_size != size
         if fresh:
@@ -379,9 +381,8 @@ class Collide:
         # In the same grid, level geometry stays filed as it was: what is new in it (a tile
         # added, a body become one) is read, and the rest compared, as in any step
         # (``_Resting.changed``), not read again tile by tile.
-        if not fresh:
-            for entity, (x, y, w, h) in zip(self._movers.entities, swept.tolist()):
-                self.grid.insert(entity, (x, y, w, h))
+        if not fresh:  # (each mover in turn, in entity order, as ``insert`` would: just classified, none is level)
+            self.grid.insert_many(self._columns.entities[self._movers.rows], swept, [])
             self._resting = self._resting.after(level, level_rows)
             level = self._resting.changed(self.grid)
         else:

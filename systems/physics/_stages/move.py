@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter, itemgetter
+from typing import Any
 
 import numpy as np
 from pygame import Vector2
 
-from components import Collider, ColliderType, Physics, Transform, limits
+from components import ColliderType, limits
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.table import VectorList
 from systems.physics._kernels import background, motion
@@ -32,17 +34,16 @@ __all__ = ["Move", "Movers"]
 #: which calls no other kernel function and so runs as it is, without a dispatcher's cost a call.
 _advance: Callable[..., tuple[float, float, float, float]] = getattr(motion.advance, "py_func", motion.advance)
 
-#: esper's rows of (Transform, Physics) and of (Collider, Physics).
-MoverRows = list[tuple[int, tuple[Transform, Physics]]]
-ColliderRows = list[tuple[int, tuple[Collider, Physics]]]
+#: esper's lists of (entity, component) of one type each.
+Listed = list[tuple[int, Any]]
 
 
 @dataclass(frozen=True, slots=True)
 class Movers:
-    """What the rule reads for each body of esper's (Transform, Physics) rows, in their
-    order: the vectors it reads and writes, each gravity scale (0.0 for a STATIC collider,
-    which gravity doesn't move) and each speed cap (px/s, ``math.inf`` for none), as lists
-    for Python and as arrays for the kernel."""
+    """What the rule reads for each body with a Transform and a Physics, in the order of
+    esper's list of Physics: the vectors it reads and writes, each gravity scale (0.0 for a
+    STATIC collider, which gravity doesn't move) and each speed cap (px/s, ``math.inf`` for
+    none), as lists for Python and as arrays for the kernel."""
 
     positions: VectorList
     previous: VectorList
@@ -53,16 +54,25 @@ class Movers:
     cap_array: np.ndarray
 
     @classmethod
-    def of(cls, rows: MoverRows, colliders: ColliderRows) -> Movers:
-        """What the rule reads for esper's (Transform, Physics) ``rows``; ``colliders``: its
-        (Collider, Physics) rows, which say which bodies are STATIC."""
-        statics = {entity for entity, (collider, _) in colliders if collider.type is ColliderType.STATIC}
-        scales = [0.0 if entity in statics else physics.gravity_scale for entity, (_, physics) in rows]
-        caps = [math.inf if physics.max_speed is None else physics.max_speed for _, (_, physics) in rows]
-        return cls(VectorList(transform.position for _, (transform, _) in rows),
-                   VectorList(transform.previous_position for _, (transform, _) in rows),
-                   VectorList(physics.velocity for _, (_, physics) in rows), scales, caps,
-                   np.array(scales, float), np.array(caps, float))
+    def of(cls, transforms: Listed, physics: Listed, colliders: Listed) -> Movers:
+        """What the rule reads for the bodies of esper's lists of Transform, Physics and
+        Collider (which says which bodies are STATIC). (Each type's list on its own, joined
+        here a field at a time: esper makes its list of two types together entity by entity,
+        at several times the cost, each time an entity is made or deleted.)"""
+        placed, shaped = dict(transforms), dict(colliders)
+        entities = list(filter(placed.__contains__, map(_FIRST, physics)))
+        bodies = list(map(dict(physics).__getitem__, entities))
+        places = list(map(placed.__getitem__, entities))
+        static = [collider is not None and collider.type is _STATIC for collider in map(shaped.get, entities)]
+        scales = [0.0 if fixed else body.gravity_scale for fixed, body in zip(static, bodies)]
+        caps = [math.inf if body.max_speed is None else body.max_speed for body in bodies]
+        return cls(VectorList(map(_POSITION, places)), VectorList(map(_PREVIOUS, places)),
+                   VectorList(map(_VELOCITY, bodies)), scales, caps, np.array(scales, float), np.array(caps, float))
+
+
+_FIRST = itemgetter(0)
+_POSITION, _PREVIOUS, _VELOCITY = attrgetter("position"), attrgetter("previous_position"), attrgetter("velocity")
+_STATIC = ColliderType.STATIC
 
 
 class Move:
@@ -71,17 +81,17 @@ class Move:
     def __init__(self) -> None:
         self._movers = Kept(Movers.of, vectors=True)
 
-    def move(self, rows: MoverRows, colliders: ColliderRows, gravity: Vector2, dt: float,
+    def move(self, transforms: Listed, physics: Listed, colliders: Listed, gravity: Vector2, dt: float,
              kernels: Kernels | None = None) -> None:
-        """Advance the bodies of esper's (Transform, Physics) ``rows`` by ``dt`` seconds under
-        ``gravity`` (px/s²); ``colliders``: esper's (Collider, Physics) rows, which say which
-        bodies are STATIC; ``kernels``: the copy to run (default those running now)."""
-        if not rows:
+        """Advance the bodies with a Transform and a Physics (esper's lists of each, and of
+        Collider, which says which bodies are STATIC) by ``dt`` seconds under ``gravity``
+        (px/s²); ``kernels``: the copy to run (default those running now)."""
+        if not physics:
             return
-        movers: Movers = self._movers(rows, colliders)
+        movers: Movers = self._movers(transforms, physics, colliders)
         gx, gy = gravity[0] * dt, gravity[1] * dt
         pulled = bool(gx or gy)
-        if len(rows) >= storage.FEW:  # (for fewer, a compiled call costs more than the loop)
+        if len(movers.scales) >= storage.FEW:  # (for fewer, a compiled call costs more than the loop)
             kernels = kernels or background.kernels()
             located = _located(movers, kernels)
             if located is not None and kernels.move_bodies is not None:
