@@ -48,6 +48,12 @@ it when the step began".
     python -m benchmarks.scenes --counts 200 2000 --discrete  # both pipelines, two sizes
     python -m benchmarks.scenes --scenes platformer shooter --counts 10000 --steps 10
     python -m benchmarks.scenes --no-pymunk                   # ours only
+    python -m benchmarks.scenes --churn                       # a body replaced before each step
+
+``--churn`` times, instead, what a game that makes and deletes entities pays: before each step
+the oldest mover is deleted and a new one like it made where it was, with its velocity (a
+bullet spent and one fired), in both engines; ms per step, the entities made and deleted
+included.
 """
 
 from __future__ import annotations
@@ -55,6 +61,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -62,7 +69,7 @@ from typing import TYPE_CHECKING
 from benchmarks import arena, level
 from benchmarks.arena import STAGES, WALL, Result, best_of, stage_label, time_space, time_steps
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
-from ecs import World
+from ecs import World, freeze_loaded
 
 if TYPE_CHECKING:
     import pymunk
@@ -365,6 +372,51 @@ def run_pymunk(layout: Layout, steps: int) -> Outcome:
     return Outcome(ms, escaped(centres, layout.inside), {}, pickups[0], centres)
 
 
+def churn_ours(layout: Layout, steps: int) -> Result:
+    """ms/step of ours with one mover replaced before each step (``--churn``)."""
+    world, _, _ = build_world(layout, True)
+    world.step(DT)
+    freeze_loaded()
+    movers = sorted(entity for entity, _ in world.get_component(Physics))
+    start = time.perf_counter()
+    for _ in range(steps):
+        spent = movers.pop(0)
+        place, shape, body = (world.component_for_entity(spent, kind) for kind in (Transform, Collider, Physics))
+        world.delete_entity(spent, immediate=True)
+        movers.append(world.create_entity(Transform(place.position), Collider(shape.size, category=shape.category,
+                                                                              mask=shape.mask),
+                                          Physics(body.velocity, elasticity=body.elasticity, friction=body.friction)))
+        world.step(DT)
+    ms = (time.perf_counter() - start) / steps * 1000
+    world.close()
+    return Result(ms, 0)
+
+
+def churn_pymunk(layout: Layout, steps: int) -> Result:
+    """ms/step of pymunk with one mover replaced before each step, as ``churn_ours``."""
+    import pymunk
+
+    space, bodies, _ = build_space(layout)
+    space.step(DT)
+    freeze_loaded()
+    sizes = [mover.box[2:] for mover in layout.movers]
+    start = time.perf_counter()
+    for _ in range(steps):
+        spent, size = bodies.pop(0), sizes.pop(0)
+        (shape,) = spent.shapes
+        space.remove(spent, shape)
+        body = pymunk.Body(1.0, math.inf)
+        body.position, body.velocity = spent.position, spent.velocity
+        made = pymunk.Poly.create_box(body, size)
+        made.friction, made.elasticity, made.collision_type = shape.friction, shape.elasticity, shape.collision_type
+        made.filter = shape.filter
+        space.add(body, made)
+        bodies.append(body)
+        sizes.append(size)
+        space.step(DT)
+    return Result((time.perf_counter() - start) / steps * 1000, 0)
+
+
 #: The scenes by name: each makes its Layout for N (the level ignores N).
 SCENES: dict[str, Callable[[int, argparse.Namespace], Layout]] = {
     "platformer": lambda count, _args: platformer(count),
@@ -421,9 +473,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-pymunk", action="store_true", help="time this framework only")
     parser.add_argument("--level-tiles", type=int, default=2500, help="the level scene's tiles (default 2500)")
     parser.add_argument("--level-crates", type=int, default=300, help="the level scene's crates (default 300)")
+    parser.add_argument("--churn", action="store_true", help="time steps with a body replaced before each instead")
     args = parser.parse_args(argv)
     if min(args.counts) < 1 or args.steps < 1 or args.rounds < 1:
         parser.error("--counts, --steps and --rounds must be at least 1")
+    if args.churn:
+        print(f"\nscenes, a mover replaced before each step: best of {args.rounds} rounds of {args.steps} steps")
+        print("| scene | N | ours ms/step | pymunk ms/step | ours/pymunk |\n|---|---|---|---|---|")
+        for count in args.counts:
+            for scene in dict.fromkeys(args.scenes):
+                layout = SCENES[scene](count, args)
+                runs: dict[str, Callable[[], Result]] = {"ours": lambda: churn_ours(layout, args.steps)}
+                if not args.no_pymunk:
+                    runs["pymunk"] = lambda: churn_pymunk(layout, args.steps)
+                best = best_of(runs, args.rounds)
+                theirs = best.get("pymunk")
+                versus = "– | –" if theirs is None else f"{theirs.ms:.2f} | {best['ours'].ms / theirs.ms:.1f}x"
+                print(f"| {scene} | {len(layout.movers)} | {best['ours'].ms:.2f} | {versus} |", flush=True)
+        return
     print(f"\nscenes: dt=1/60, best of {args.rounds} rounds of {args.steps} steps; stages in ms/step; "
           f"level: {args.level_tiles} tiles, {args.level_crates} crates at every N")
     title = header(args.discrete)

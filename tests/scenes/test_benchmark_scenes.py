@@ -120,3 +120,16 @@ def test_table_without_pymunk_leaves_its_columns_empty(capsys):
     main(["--counts", "30", "--steps", "2", "--rounds", "1", "--scenes", "arena", "--no-pymunk"])
     row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| arena |")]
     assert len(row) == 1 and "| – | – | 0 / – |" in row[0]
+
+
+@needs_pymunk
+def test_churn_table_replaces_a_mover_before_each_step_in_both_engines(capsys):
+    # A row per scene, N movers: ours and pymunk, each step after the oldest mover was deleted
+    # and one like it made where it was.
+    main(["--churn", "--counts", "30", "--steps", "3", "--rounds", "1", "--scenes", "shooter", "arena"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [line.split("|")[1].strip() for line in rows[1:]] == ["shooter", "arena"]
+    for line in rows[1:]:
+        scene, count, ours, theirs, ratio = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        assert count == "30" and float(ours) > 0 and float(theirs) > 0 and ratio.endswith("x")
+
