@@ -331,11 +331,9 @@ class Collide:
     def categories_of(self, pairs: np.ndarray) -> np.ndarray:
         """The Collider categories of pairs of entities ((m, 2) int64, as ``pairs``), each as
         ``collider`` gives it now; 0 for an entity without a Collider."""
-        entities = self._columns.entities
-        rows = np.minimum(np.searchsorted(entities, pairs), max(len(entities) - 1, 0))
+        rows, known = _found_at(self._columns.entities, pairs)
         categories = np.zeros(pairs.shape, np.int64)
-        if len(entities):
-            known = entities[rows] == pairs
+        if known.any():
             categories[known] = self._categories(self._columns)[rows[known]]
         return categories
 
@@ -407,10 +405,9 @@ class Collide:
         ids = np.array([list(map(id, column)) for column in (transforms, colliders, physics)], np.int64).reshape(3, -1)
         columns = Columns(np.array(entities, np.int64), transforms, colliders, physics,
                           np.flatnonzero(ids[2] != id(None)))
-        before, same = self._columns.entities, np.zeros(len(entities), bool)
-        if len(before):
-            at = np.minimum(np.searchsorted(before, columns.entities), len(before) - 1)
-            same = (before[at] == columns.entities) & (self._ids[:, at] == ids).all(axis=0)
+        at, same = _found_at(self._columns.entities, columns.entities)
+        if same.any():
+            same &= (self._ids[:, at] == ids).all(axis=0)
         self._ids = ids
         bodies: list[Body | None] = list(map(self._pool.get, entities))
         for row in np.flatnonzero(~same).tolist():  # (every new entity among them: no None is left)
@@ -447,6 +444,15 @@ class Collide:
         level = static & np.fromiter(map(is_, columns.physics, repeat(None)), bool, n)
         self._movers = _Movers.of(bodies, level)
         return list(compress(bodies, level.tolist())), self._movers.level_rows
+
+
+def _found_at(ascending: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``keys`` (entity ids, any shape) is in ``ascending`` (entity ids, sorted),
+    by binary search, and whether it is there at all (where not, the index is meaningless)."""
+    if not len(ascending):
+        return np.zeros(keys.shape, np.int64), np.zeros(keys.shape, bool)
+    at = np.minimum(np.searchsorted(ascending, keys), len(ascending) - 1)
+    return at, ascending[at] == keys
 
 
 # Enum members as plain globals: an Enum class attribute is slow to look up.
@@ -528,9 +534,8 @@ class _Resting:
         n, mine = len(bodies), self._entities
         if not len(mine):
             return _Resting(bodies, rows, ([_UNREAD] * n, np.full((n, 8), np.nan), self._assigned))
-        entities = np.fromiter(map(attrgetter("entity"), bodies), np.int64, n)
-        at = np.minimum(np.searchsorted(mine, entities), len(mine) - 1)
-        kept = mine[at] == entities  # (and the same Body: not one made anew for new components)
+        at, kept = _found_at(mine, np.fromiter(map(attrgetter("entity"), bodies), np.int64, n))
+        # (and the same Body: not one made anew for new components)
         kept[kept] = list(map(is_, map(self.bodies.__getitem__, at[kept].tolist()), compress(bodies, kept.tolist())))
         seen = list(map(self.seen.__getitem__, at.tolist()))
         vectors = self._seen_vectors[at]
