@@ -26,7 +26,7 @@ from systems.physics._kernels import background
 from systems.physics._bodies.body import Bodies, Body
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.kinds import LAYERED, MOVING_STATIC, ONE_WAY, TRIGGER, kinds_of
-from systems.physics._bodies.table import Columns, Geometry, Vectors, read_geometry
+from systems.physics._bodies.table import Columns, Geometry, Vectors, joined, read_geometry
 from systems.physics._broad.grid import SpatialGrid, choose_cell_size
 from systems.physics._kernels.pairs import APART, DONE, FULL, LEVEL, SKIP, every_row
 from systems.physics._kernels.plain import Kernels
@@ -339,9 +339,8 @@ class Collide:
 
     def _lists(self) -> tuple[list[Any], list[Any], list[Any]]:
         """esper's lists of (entity, component) of Transform, Collider and Physics: other
-        lists once an entity or a component was added or removed. (Each type's list on its
-        own: esper makes a list of one type at a fraction of the cost of one of two types
-        together, and the check before a step reads the same lists.)"""
+        lists once an entity or a component was added or removed (each type's on its own,
+        ``joined``: the check before a step reads the same lists)."""
         world = self.world
         return world.get_component(Transform), world.get_component(Collider), world.get_component(Physics)
 
@@ -349,10 +348,7 @@ class Collide:
         """``_rebuild`` from esper's lists (``_lists``), kept to tell when they change: the
         entities with a Transform and a Collider, in entity order."""
         self._sources = sources
-        transforms, colliders = dict(sources[0]), dict(sources[1])
-        entities = sorted(colliders.keys() & transforms.keys())
-        return self._rebuild(entities, list(map(transforms.__getitem__, entities)),
-                             list(map(colliders.__getitem__, entities)), dict(sources[2]))
+        return self._rebuild(*joined(sources[0], sources[1]), dict(sources[2]))
 
     def _rebuild(self, entities: list[int], transforms: list[Transform], colliders: list[Collider],
                  physics_of: dict[int, Physics]) -> tuple[Found, int]:

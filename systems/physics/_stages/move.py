@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -23,7 +23,7 @@ from pygame import Vector2
 
 from components import ColliderType, limits
 from systems.physics._bodies.kept import Kept
-from systems.physics._bodies.table import VectorList
+from systems.physics._bodies.table import VectorList, joined
 from systems.physics._kernels import background, motion
 from systems.physics._kernels.plain import Kernels
 from systems.physics._stages import storage
@@ -40,8 +40,8 @@ Listed = list[tuple[int, Any]]
 
 @dataclass(frozen=True, slots=True)
 class Movers:
-    """What the rule reads for each body with a Transform and a Physics, in the order of
-    esper's list of Physics: the vectors it reads and writes, each gravity scale (0.0 for a
+    """What the rule reads for each body with a Transform and a Physics, in entity order:
+    the vectors it reads and writes, each gravity scale (0.0 for a
     STATIC collider, which gravity doesn't move) and each speed cap (px/s, ``math.inf`` for
     none), as lists for Python and as arrays for the kernel."""
 
@@ -56,13 +56,9 @@ class Movers:
     @classmethod
     def of(cls, transforms: Listed, physics: Listed, colliders: Listed) -> Movers:
         """What the rule reads for the bodies of esper's lists of Transform, Physics and
-        Collider (which says which bodies are STATIC). (Each type's list on its own, joined
-        here a field at a time: esper makes its list of two types together entity by entity,
-        at several times the cost, each time an entity is made or deleted.)"""
-        placed, shaped = dict(transforms), dict(colliders)
-        entities = list(filter(placed.__contains__, map(_FIRST, physics)))
-        bodies = list(map(dict(physics).__getitem__, entities))
-        places = list(map(placed.__getitem__, entities))
+        Collider (which says which bodies are STATIC), each type's list on its own (``joined``)."""
+        entities, places, bodies = joined(transforms, physics)
+        shaped = dict(colliders)
         static = [collider is not None and collider.type is _STATIC for collider in map(shaped.get, entities)]
         scales = [0.0 if fixed else body.gravity_scale for fixed, body in zip(static, bodies)]
         caps = [math.inf if body.max_speed is None else body.max_speed for body in bodies]
@@ -70,7 +66,6 @@ class Movers:
                    VectorList(map(_VELOCITY, bodies)), scales, caps, np.array(scales, float), np.array(caps, float))
 
 
-_FIRST = itemgetter(0)
 _POSITION, _PREVIOUS, _VELOCITY = attrgetter("position"), attrgetter("previous_position"), attrgetter("velocity")
 _STATIC = ColliderType.STATIC
 
