@@ -79,7 +79,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
 _GRID_PAIRS, _GROUP_BY_ROW, _LEVEL_CELLS = pairs.grid_pairs, pairs.group_by_row, pairs.level_cells
 _RUN_SWEEPS = sweep.run_sweeps
-_PUSH_OUT, _CRUSH, _SNAP_TO_GROUND = push.push_out, crush.crush, ground.snap_to_ground
+_PUSH_OUT, _CRUSH, _SNAP_TO_GROUND, _GROUNDED = push.push_out, crush.crush, ground.snap_to_ground, ground.grounded
 _COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
 _MOVE_BODIES, _DIFFERING = motion.move_bodies, storage.differing
 
@@ -109,6 +109,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
         (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
         (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),
+        (_GROUNDED, (rows, np.zeros((0, 8)), ids, 0.0, 0.0)),
         (_COORDINATES, (ids, storage.HEADER, ids)),
         (_GATHER, (ids, boxes[:, :2].copy())),
         (_SCATTER, (ids, ids, boxes[:, :2].copy())),
@@ -268,7 +269,7 @@ def _load(part: int | None = None) -> None:
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
 _PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "level_cells", "push_out", "crush", "snap_to_ground",
-                           "coordinates", "gather", "scatter", "move_bodies", "differing"))
+                           "grounded", "coordinates", "gather", "scatter", "move_bodies", "differing"))
 
 
 def _compile_all() -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from .cells import _candidates
 from .jit import helper as _helper
 from .jit import kernel as _kernel
@@ -26,10 +28,17 @@ from .table import (
     STATIC, TOUCHED, TRIGGER, UP_X, UP_Y, VEL_X, VEL_Y, _move, _now, _union,
 )
 
-__all__ = ["DIAGONAL", "snap_to_ground"]
+__all__ = ["DIAGONAL", "grounded", "snap_to_ground"]
 
 #: cos 45°, within rounding: a contact normal at most 45° from a direction.
 DIAGONAL = math.sqrt(0.5) - 1e-9
+
+
+@_helper
+def _upright(nx: float, ny: float, ux: float, uy: float) -> float:
+    """How upright a contact normal (nx, ny) stands against up (ux, uy): their dot product,
+    added to 0.0 as pygame's ``Vector2.dot`` adds it; ground where it is ``DIAGONAL`` or more."""
+    return 0.0 + nx * ux + ny * uy
 
 
 @_helper
@@ -44,9 +53,9 @@ def _mark_standing(ints: Any, status: Any, contacts: Any, marks: Any, ux: float,
         if values[k, 7] != 0.0:
             continue
         nx, ny = values[k, 0], values[k, 1]
-        if 0.0 + nx * ux + ny * uy >= DIAGONAL:
+        if _upright(nx, ny, ux, uy) >= DIAGONAL:
             marks[pairs[k, 1]] = stamp
-        if 0.0 + -nx * ux + -ny * uy >= DIAGONAL:
+        if _upright(-nx, -ny, ux, uy) >= DIAGONAL:
             marks[pairs[k, 0]] = stamp
     return int(stamp)
 
@@ -116,3 +125,46 @@ def snap_to_ground(body: Any, ints: Any, grounded: Any, step: Any, status: Any, 
             body[row, VEL_X], body[row, VEL_Y] = body[row, VEL_X] + nx * away, body[row, VEL_Y] + ny * away
             ints[row, FLAGS] |= TOUCHED
     return status
+
+
+@_kernel
+def grounded(pairs: Any, values: Any, order: Any, ux: float, uy: float) -> tuple[Any, Any]:
+    """The entities with ground below them in a step's contacts, each with the unit normal of
+    that ground (from it to the entity), in the order they first stood: (entities, normals).
+
+    ``pairs`` ((m, 2) entity ids, a < b) and ``values`` ((m, 8): normal x and y, ..., 1.0 for
+    a TRIGGER's contact) are the contacts as ``Resolution.arrays`` holds them, ``order`` their
+    time order (``Resolution.time_order``), (ux, uy) the unit vector against gravity. Contact
+    by contact in that order, b along the normal before a against it, a side whose normal is
+    at most 45° from up is ground (TRIGGER contacts are not); each entity keeps its most
+    upright ground, the first of equals."""
+    m = len(order)
+    entities, normals, upright = np.empty(2 * m, np.int64), np.empty((2 * m, 2)), np.empty(2 * m)
+    count = 0
+    for k in range(m):
+        contact = order[k]
+        if values[contact, 7] != 0.0:
+            continue
+        for side in range(2):
+            nx, ny = values[contact, 0], values[contact, 1]
+            if side == 1:
+                nx, ny = -nx, -ny
+            standing = _upright(nx, ny, ux, uy)
+            if standing >= DIAGONAL:
+                entities[count] = pairs[contact, 1 - side]
+                normals[count, 0], normals[count, 1], upright[count] = nx, ny, standing
+                count += 1
+    # Each entity's grounds together, in the order found (a stable sort), its first most upright chosen.
+    by_entity = np.argsort(entities[:count], kind="mergesort")
+    chosen, first = np.empty(count, np.int64), np.empty(count, np.int64)
+    found = start = 0
+    while start < count:
+        best, end = by_entity[start], start + 1
+        while end < count and entities[by_entity[end]] == entities[best]:
+            if upright[by_entity[end]] > upright[best]:
+                best = by_entity[end]
+            end += 1
+        chosen[found], first[found] = best, by_entity[start]
+        found, start = found + 1, end
+    picked = chosen[np.argsort(first[:found], kind="mergesort")]
+    return entities[picked], normals[picked]

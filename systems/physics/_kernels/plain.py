@@ -47,7 +47,7 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs``, ``group_by_row`` and ``level_cells`` (``pairs``), and
     the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush``
-    (``crush``) and ``snap_to_ground`` (``ground``); and ``coordinates``, ``gather``,
+    (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``); and ``coordinates``, ``gather``,
     ``scatter`` and ``differing`` (``storage``), which read, write and compare Vector2s where
     pygame keeps them, and ``move_bodies`` (``motion``), Movement's rule over every body's
     vectors: None in the plain copy and wherever ``storage.layout_holds`` does not, where the
@@ -61,6 +61,7 @@ class Kernels:
     push_out: Callable[..., Any]
     crush: Callable[..., Any]
     snap_to_ground: Callable[..., Any]
+    grounded: Callable[..., Any]
     coordinates: Callable[..., Any] | None = None
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
@@ -74,7 +75,8 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         "grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
         "level_cells": modules["pairs"].level_cells,
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
-        "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground}
+        "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground,
+        "grounded": modules["ground"].grounded}
     if not compiled:
         return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,

@@ -14,6 +14,7 @@ import numpy as np
 from pygame import Vector2
 
 from components import Touching
+from systems.physics._kernels import background
 from systems.physics._kernels.ground import DIAGONAL
 from systems.physics._shapes.contact import Contact
 from systems.physics._stages.board import leave_or_land
@@ -29,7 +30,8 @@ def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> 
     """Keep the step's contacts, grounded and crushed bodies and riders in
     ``memory``, and set the ``touching`` components (by entity)."""
     memory.keep(step.state)
-    memory.grounded = grounded_bodies(*step.state.arrays(), step.up)
+    state = step.state
+    memory.grounded = grounded_bodies(*state.arrays(), step.up, state.time_order() if step.up else None)
     memory.crushed = sorted(step.state.crushed)
     if memory.crushed and not memory.warned_crush:
         memory.warned_crush = True
@@ -41,32 +43,21 @@ def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> 
     step.settle_kinematic()
 
 
-def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2) -> Grounded:
+def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2, order: np.ndarray | None = None) -> Grounded:
     """Entities with ground below them in a step's contacts (``pairs`` and ``values`` as
-    ``Resolution.arrays`` gives them; TRIGGER contacts don't count): a contact normal at most
+    ``Resolution.arrays`` gives them, ``order`` their time order, ``Resolution.time_order``,
+    worked out here when not given; TRIGGER contacts don't count): a contact normal at most
     45° from ``up``, each with the unit normal of that ground, from it to the entity (the most
-    upright one; of equals, the first in time order). The next step's ground snapping starts
-    from them. Worked out over the arrays: a step's contacts are made into objects only when
-    something reads them."""
+    upright one; of equals, the first in time order), in the order they first stood. The next
+    step's ground snapping starts from them. Worked out over the arrays, in the compiled core
+    (``systems.physics._kernels.ground.grounded``): a step's contacts are made into objects
+    only when something reads them."""
     if not up or not len(pairs):
         return Grounded()
-    time_order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))  # Resolution.contacts' order
-    time_order = time_order[values[time_order, 7] == 0.0]
-    # Each contact's two sides in turn: b along the normal, a against it.
-    entities = np.column_stack((pairs[time_order, 1], pairs[time_order, 0])).ravel()
-    nx, ny = values[time_order, 0], values[time_order, 1]
-    normal_x, normal_y = np.column_stack((nx, -nx)).ravel(), np.column_stack((ny, -ny)).ravel()
-    upright = 0.0 + normal_x * up.x + normal_y * up.y  # (Vector2.dot)
-    ground = np.flatnonzero(upright >= DIAGONAL)
-    if not len(ground):
-        return Grounded()
-    # Per entity the most upright, the first of equals (each entity's run of ``best`` starts
-    # with it); kept in the order entities first stood (the smallest place in its run).
-    best = ground[np.lexsort((ground, -upright[ground], entities[ground]))]
-    runs = entities[best]
-    starts = np.flatnonzero(np.concatenate(([True], runs[1:] != runs[:-1])))
-    chosen = best[starts][np.argsort(np.minimum.reduceat(best, starts))]
-    return Grounded(entities[chosen], np.column_stack((normal_x[chosen], normal_y[chosen])))
+    if order is None:
+        order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))  # (Resolution.time_order's)
+    entities, normals = background.kernels().grounded(pairs, values, order, up.x, up.y)
+    return Grounded(entities, normals) if len(entities) else Grounded()
 
 
 def update_touching(touching: dict[int, Touching], contacts: list[Contact]) -> None:

@@ -203,15 +203,17 @@ class Resolver:
 
 def _parameters(step: StepContext, max_subdivisions: int, sweeps: bool) -> np.ndarray:
     """The kernels' step parameters (``systems.physics._kernels.table``)."""
-    state, collision = step.state, step.collision
-    parameters = np.zeros(t.STEP_PARAMETERS)
-    parameters[[t.DT, t.REST_SPEED, t.MAX_SUBDIVISIONS, t.CELL_SIZE]] = (step.dt, state.rest_speed, max_subdivisions,
-                                                                         collision.grid.cell_size)
-    pull = step.gravity * step.dt  # px/s: the velocity gravity adds in a step
-    parameters[[t.LAYERED, t.PULL_X, t.PULL_Y, t.UP_X, t.UP_Y]] = collision.layered, *pull, *state.up
-    parameters[[t.FILTERED, t.ONE_WAY_FACES]] = bool(state.filters), collision.one_way
-    parameters[[t.MAX_ITERATIONS, t.SLOW_DT, t.SWEEPS]] = step.max_iterations, state.dt, sweeps
-    return parameters
+    state, collision, gravity, dt = step.state, step.collision, step.gravity, step.dt
+    values = [0.0] * t.STEP_PARAMETERS
+    # (Set one by one into a list: a step makes this once, and NumPy's indexed assignments
+    # cost several times more than the list.) The pull is the velocity gravity adds in a step (px/s).
+    for index, value in ((t.DT, dt), (t.REST_SPEED, state.rest_speed), (t.MAX_SUBDIVISIONS, max_subdivisions),
+                         (t.CELL_SIZE, collision.grid.cell_size), (t.LAYERED, collision.layered),
+                         (t.PULL_X, gravity.x * dt), (t.PULL_Y, gravity.y * dt), (t.UP_X, state.up.x),
+                         (t.UP_Y, state.up.y), (t.FILTERED, bool(state.filters)), (t.ONE_WAY_FACES, collision.one_way),
+                         (t.MAX_ITERATIONS, step.max_iterations), (t.SLOW_DT, state.dt), (t.SWEEPS, sweeps)):
+        values[index] = value
+    return np.array(values, float)
 
 
 def _grounded(collision: Found, grounded: Grounded) -> tuple[np.ndarray, np.ndarray]:
