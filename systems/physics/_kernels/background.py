@@ -49,7 +49,7 @@ from typing import IO, Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, motion, pairs, push, storage, sweep
+from systems.physics._kernels import crush, ground, jit, motion, outcome, pairs, push, storage, sweep
 from systems.physics._kernels.plain import Kernels, own, plain
 from systems.physics._kernels import table as kernel_table
 from systems.physics._shapes.geometry import TIES
@@ -80,6 +80,7 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 _GRID_PAIRS, _GROUP_BY_ROW, _LEVEL_CELLS = pairs.grid_pairs, pairs.group_by_row, pairs.level_cells
 _RUN_SWEEPS = sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND, _GROUNDED = push.push_out, crush.crush, ground.snap_to_ground, ground.grounded
+_OUTCOME = outcome.outcome
 _COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
 _MOVE_BODIES, _DIFFERING = motion.move_bodies, storage.differing
 
@@ -110,6 +111,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
         (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),
         (_GROUNDED, (rows, np.zeros((0, 8)), ids, 0.0, 0.0)),
+        (_OUTCOME, (ints, ids)),
         (_COORDINATES, (ids, storage.HEADER, ids)),
         (_GATHER, (ids, boxes[:, :2].copy())),
         (_SCATTER, (ids, ids, boxes[:, :2].copy())),
@@ -269,7 +271,7 @@ def _load(part: int | None = None) -> None:
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
 _PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "level_cells", "push_out", "crush", "snap_to_ground",
-                           "grounded", "coordinates", "gather", "scatter", "move_bodies", "differing"))
+                           "grounded", "outcome", "coordinates", "gather", "scatter", "move_bodies", "differing"))
 
 
 def _compile_all() -> None:

@@ -32,14 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, motion, pairs, push, storage, sweep
+from systems.physics._kernels import crush, ground, jit, motion, outcome, pairs, push, storage, sweep
 
 __all__ = ["NAME", "Kernels", "own", "plain"]
 
 #: The package name the plain copy is loaded under.
 NAME = "systems.physics._plain_kernels"
 #: The modules whose entry points a ``Kernels`` holds.
-_MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion")
+_MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion", "outcome")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs``, ``group_by_row`` and ``level_cells`` (``pairs``), and
     the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush``
-    (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``); and ``coordinates``, ``gather``,
+    (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``) and ``outcome`` (``outcome``); and ``coordinates``, ``gather``,
     ``scatter`` and ``differing`` (``storage``), which read, write and compare Vector2s where
     pygame keeps them, and ``move_bodies`` (``motion``), Movement's rule over every body's
     vectors: None in the plain copy and wherever ``storage.layout_holds`` does not, where the
@@ -62,6 +62,7 @@ class Kernels:
     crush: Callable[..., Any]
     snap_to_ground: Callable[..., Any]
     grounded: Callable[..., Any]
+    outcome: Callable[..., Any]
     coordinates: Callable[..., Any] | None = None
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
@@ -76,7 +77,7 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         "level_cells": modules["pairs"].level_cells,
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
         "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground,
-        "grounded": modules["ground"].grounded}
+        "grounded": modules["ground"].grounded, "outcome": modules["outcome"].outcome}
     if not compiled:
         return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
@@ -99,7 +100,8 @@ def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:
 @functools.cache
 def own() -> Kernels:
     """The package's own copy of the kernels: compiled if ``jit.COMPILED``, else plain Python."""
-    return _of({"pairs": pairs, "sweep": sweep, "push": push, "crush": crush, "ground": ground, "motion": motion},
+    return _of({"pairs": pairs, "sweep": sweep, "push": push, "crush": crush, "ground": ground, "motion": motion,
+                "outcome": outcome},
                jit.COMPILED)
 
 

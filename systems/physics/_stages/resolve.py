@@ -181,7 +181,7 @@ class Resolver:
         table, ints = tables
         entities = collision.columns.entities
         columns = collision.columns
-        _scatter(collision, table, ints, self._tables.mover_rows(), state, self._positions(columns.transforms),
+        _scatter(collision, table, ints, self._tables.movers, state, self._positions(columns.transforms),
                  self._tables.velocities(), kernels)
         _record(entities, contacts, int(status[t.CONTACTS]), state)
         memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
@@ -370,9 +370,10 @@ class _Tables:
             self._kept = buffers, k.kept_filing(buffers)
         return self._movers, self._level_rows, self._templates, self._kept[1]
 
-    def mover_rows(self) -> slice | np.ndarray:
-        """The rows of every body but level geometry: a slice where they are one run of rows."""
-        return self._movers if self._run is None else self._run
+    @property
+    def movers(self) -> np.ndarray:
+        """The rows of every body but level geometry, ascending."""
+        return self._movers
 
     def velocities(self) -> VectorList:
         """The velocities of every body with Physics, in entity order (``Columns.moving``): the
@@ -480,37 +481,28 @@ def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
     return codes
 
 
-def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: slice | np.ndarray, state: Resolution,
+def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: np.ndarray, state: Resolution,
              positions: list[Vector2], velocities: list[Vector2], kernels: Kernels | None = None) -> None:
     """Velocities, positions, crushed bodies and riders back to the components (every body's
     ``positions``, and the ``velocities`` of those with Physics, in entity order), the Bodies
-    made so far and the Resolution. Only the rows of ``movers`` are looked at: no kernel moves,
-    touches, crushes or carries level geometry (STATIC, without Physics). (Arrays are handed to
-    Python a column at a time: a list per row would be an object for the garbage collector to
-    track.)"""
+    made so far and the Resolution. Only the rows of ``movers`` are looked at (``outcome``,
+    one pass over them): no kernel moves, touches, crushes or carries level geometry (STATIC,
+    without Physics). (Arrays are handed to Python a column at a time: a list per row would
+    be an object for the garbage collector to track.)"""
     columns, bodies = collision.columns, collision.bodies
-    own = ints[movers]
-    flags = own[:, t.FLAGS]
-    if ((flags & (t.TOUCHED | t.PHYSICS)) == t.TOUCHED).any():  # (each velocity goes to its row's body, by row)
-        raise RuntimeError("the core changed the velocity of a body without Physics")
-    touched = _rows_where(movers, flags & t.TOUCHED)
+    touched, moved, crushed, riders, refused = (kernels or background.kernels()).outcome(ints, movers)
+    if refused >= 0:  # (each velocity goes to its row's body, by row)
+        raise RuntimeError(f"the core changed the velocity of a body without Physics (entity "
+                           f"{int(columns.entities[refused])})")
     storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1], kernels)
-    moved = _rows_where(movers, (own[:, t.VERSION] != 0) | ((flags & t.PLACED) != 0))  # (sweeps or push-out moved it)
     storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1], kernels)
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
     entities = columns.entities
-    state.crushed.update(entities[_rows_where(movers, flags & t.CRUSHED)].tolist())
+    state.crushed.update(entities[crushed].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
-        riders = _rows_where(movers, own[:, t.RIDE] >= 0)
         state.rides = Rides(entities[riders], entities[ints[riders, t.RIDE]],
                             table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
-
-
-def _rows_where(movers: slice | np.ndarray, holds: np.ndarray) -> np.ndarray:
-    """The rows of the tables where ``holds`` is nonzero, given over the rows of ``movers``."""
-    found = np.flatnonzero(holds)
-    return found + movers.start if isinstance(movers, slice) else movers[found]
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:

@@ -226,5 +226,5 @@ def test_the_write_back_refuses_a_velocity_for_a_body_without_physics() -> None:
     row = found.rows[kinematic]
     ints[row, t.FLAGS] |= t.TOUCHED
     with pytest.raises(RuntimeError, match="without Physics"):
-        resolve._scatter(found, table, ints, tables.mover_rows(), Resolution(), [], [])
+        resolve._scatter(found, table, ints, tables.movers, Resolution(), [], [])
     world.close()
