@@ -67,13 +67,6 @@ class Geometry:
     offset: np.ndarray
     size: np.ndarray
 
-    def swept(self) -> np.ndarray:
-        """Each body's swept bounds, the union of its boxes at the start of
-        the step and now (px; (n, 4))."""
-        corner = self.now + self.offset
-        shift = self.start - self.now
-        return np.column_stack((np.where(shift < 0, corner + shift, corner), self.size + np.abs(shift)))
-
     def moved(self) -> np.ndarray:
         """Whether each body's position changed this step ((n,) bool)."""
         moved: np.ndarray = (self.start != self.now).any(axis=1)

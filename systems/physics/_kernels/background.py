@@ -77,7 +77,8 @@ _began = 0.0  # when the background process was started (perf_counter, s)
 
 
 # The kernels as this module was imported with them (a test may wrap the names the stages call).
-_GRID_PAIRS, _GROUP_BY_ROW, _LEVEL_CELLS = pairs.grid_pairs, pairs.group_by_row, pairs.level_cells
+_GRID_PAIRS, _GROUP_BY_ROW, _LEVEL_CELLS, _SWEPT_BOUNDS = (pairs.grid_pairs, pairs.group_by_row, pairs.level_cells,
+                                                          pairs.swept_bounds)
 _RUN_SWEEPS = sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND, _GROUNDED = push.push_out, crush.crush, ground.snap_to_ground, ground.grounded
 _OUTCOME = outcome.outcome
@@ -105,6 +106,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_GRID_PAIRS, (boxes, ids, np.zeros((1, 2), np.int64), ids, 1.0, 1, 1, ids, (ids, ids, ids))),
         (_LEVEL_CELLS, (boxes, ids, 1.0)),
         (_GROUP_BY_ROW, (ids, 1)),
+        (_SWEPT_BOUNDS, (boxes[:, :2].copy(), boxes[:, :2].copy(), boxes[:, :2].copy(), boxes[:, :2].copy())),
         (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers,
                        (ids, ids, 0, sweep.kept_filing(buffers)))),
         (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
@@ -270,8 +272,9 @@ def _load(part: int | None = None) -> None:
 #: kernel (about half the work), and the others. Each process compiles the
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
-_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "level_cells", "push_out", "crush", "snap_to_ground",
-                           "grounded", "outcome", "coordinates", "gather", "scatter", "move_bodies", "differing"))
+_PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "level_cells", "swept_bounds", "push_out", "crush",
+                           "snap_to_ground", "grounded", "outcome", "coordinates", "gather", "scatter", "move_bodies",
+                           "differing"))
 
 
 def _compile_all() -> None:

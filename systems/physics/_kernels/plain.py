@@ -45,7 +45,7 @@ _MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion", "outcome")
 @dataclass(frozen=True, slots=True)
 class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
-    the broad phase's ``grid_pairs``, ``group_by_row`` and ``level_cells`` (``pairs``), and
+    the broad phase's ``grid_pairs``, ``group_by_row``, ``level_cells`` and ``swept_bounds`` (``pairs``), and
     the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush``
     (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``) and ``outcome`` (``outcome``); and ``coordinates``, ``gather``,
     ``scatter`` and ``differing`` (``storage``), which read, write and compare Vector2s where
@@ -57,6 +57,7 @@ class Kernels:
     grid_pairs: Callable[..., Any]
     group_by_row: Callable[..., Any]
     level_cells: Callable[..., Any]
+    swept_bounds: Callable[..., Any]
     run_sweeps: Callable[..., Any]
     push_out: Callable[..., Any]
     crush: Callable[..., Any]
@@ -74,7 +75,7 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
     """The entry points of the copy whose modules are ``modules`` (by short name)."""
     entry: dict[str, Callable[..., Any]] = {
         "grid_pairs": modules["pairs"].grid_pairs, "group_by_row": modules["pairs"].group_by_row,
-        "level_cells": modules["pairs"].level_cells,
+        "level_cells": modules["pairs"].level_cells, "swept_bounds": modules["pairs"].swept_bounds,
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
         "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground,
         "grounded": modules["ground"].grounded, "outcome": modules["outcome"].outcome}

@@ -236,7 +236,7 @@ class Collide:
         ``_classify``)."""
         movers = self._movers
         geometry = read_geometry(self._mover_vectors(movers.transforms, movers.colliders), storage.read)
-        swept = geometry.swept()
+        swept = background.kernels().swept_bounds(geometry.start, geometry.now, geometry.offset, geometry.size)
         kinds = self._mover_kinds(movers)
         found.static_movers, found.static_mover_rows = kinds.static_entities, kinds.static_rows
         found.level_mover_rows = kinds.level_rows
