@@ -36,7 +36,8 @@ class ResponseSystem(esper.Processor):
       any pipeline with ``continuous=False``) are pushed apart, at most
       ``max_iterations`` times per pair and step; momentum is exchanged along
       the normal with Coulomb friction along the tangent. Contacts approaching
-      slower than 2·|gravity|·dt (px/s, ``gravity`` in px/s²) are resting and don't bounce.
+      slower than 2·|gravity|·dt·s (px/s, ``gravity`` in px/s², s the larger gravity scale of
+      the pair's bodies gravity pulls) are resting and don't bounce.
       The sweep, push-out, crushing and ground snapping run in the compiled
       core (``resolver``, with the bound on impacts per body and step,
       ``max_subdivisions``).

@@ -179,6 +179,35 @@ def test_ten_box_stack_settles_and_stays_still(masses, e, make_world):
         assert above + 20 == pytest.approx(below, abs=1e-6)  # flush, not sunk
 
 
+@pytest.mark.parametrize("speed", [5.0, 9.0, 30.0])
+@pytest.mark.parametrize("g", [0.0, 300.0, 980.0])
+def test_a_body_gravity_does_not_pull_bounces_however_slowly_it_meets_a_wall(speed, g, make_world):
+    # The rest speed (2·|g|·dt: 10 px/s at g = 300) absorbs what gravity gives a body each
+    # step; a ball with gravity scale 0 gets none, so meeting a ceiling at 5 px/s it bounces
+    # (e = 1) as in a world without gravity: it reaches the ceiling's face (y = 20) 2/speed s
+    # after starting 2 px below it, and comes back down at the same speed for the rest of 0.5 s
+    # (swept: exactly; the discrete pipeline, pushing it out, loses up to one step's motion).
+    world = make_world(gravity=(0, g))
+    wall(world, -100, -20, 2000, 40)
+    ball = box(world, 100, 22, 12, velocity=(360.0, -speed), elasticity=1.0, gravity_scale=0)
+    run(world, 30)
+    assert velocity(world, ball) == Vector2(360.0, speed)
+    within = 1e-9 if make_world.continuous else speed * DT + 1e-9
+    assert position(world, ball).y == pytest.approx(20 + speed * (0.5 - 2 / speed), abs=within)
+
+
+def test_a_body_gravity_pulls_still_rests_on_what_it_meets_slowly(make_world):
+    # The same slow meeting for a ball gravity pulls (scale 1, or only half): a resting contact,
+    # no bounce, whatever its elasticity; it lies on the floor (its top at y = 100 - 12).
+    for scale in (1.0, 0.5):
+        world = make_world(gravity=(0, 300))
+        floor = wall(world, -100, 100, 2000, 40)
+        ball = box(world, 100, 88 - 0.01, 12, velocity=(0.0, 2.0), elasticity=1.0, gravity_scale=scale)
+        run(world, 30)
+        assert velocity(world, ball).y == 0.0 and position(world, ball).y == 88.0
+        assert [(c.a, c.b) for c in world.contacts] == [(floor, ball)]
+
+
 @pytest.mark.parametrize("direction", [1, -1])
 def test_sliding_across_tile_seams_keeps_speed(direction, make_world):
     world = make_world(gravity=(0, 1000))

@@ -25,7 +25,8 @@ from typing import Any
 
 from .jit import helper as _helper
 from .table import (
-    CONTACTS, ELASTICITY, ENTITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, INV_MASS, MOVED,
+    CONTACTS, ELASTICITY, ENTITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, GRAVITY_SCALE, INV_MASS,
+    MOVED,
     ONE_WAY_TOLERANCE, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES,
     RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES, STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X,
     UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at, _max, _min, _now,
@@ -193,14 +194,32 @@ def _material(body: Any, ints: Any, a: int, b: int) -> tuple[float, float]:
     return 0.0, 0.0
 
 
+@_helper
+def _pull(body: Any, ints: Any, row: int) -> float:
+    """How hard gravity pulls the row, as a share of the world's: its gravity scale's size, or
+    0 for a body gravity does not move (without Physics or mass, or STATIC)."""
+    if not ints[row, FLAGS] & PHYSICS or ints[row, FLAGS] & STATIC or body[row, INV_MASS] == 0.0:
+        return 0.0
+    return abs(body[row, GRAVITY_SCALE])
+
+
+@_helper
+def _rest_speed(body: Any, ints: Any, a: int, b: int, step: Any) -> float:
+    """The pair's rest speed (px/s): contacts approaching at it or slower are resting and don't
+    bounce. The step's (2·|gravity|·dt) times the larger pull of the two (``_pull``): what it
+    absorbs is the speed gravity gives a body each step, so a pair gravity moves neither of (a
+    ball with gravity scale 0 meeting a wall) bounces however slowly it meets."""
+    return step[REST_SPEED] * _max(_pull(body, ints, a), _pull(body, ints, b))
+
+
 # Impulse form of the momentum exchange in Luke Godfrey, *Rectangle Collisions*, with Coulomb's
 # law for friction (the fizz collision tutorial names it as the missing piece). Along the normal
 # vA' = (e·mB·(vB − vA) + mA·vA + mB·vB) / (mA + mB), and symmetrically for b; an inverse mass of
 # 0 is an infinite mass (a STATIC), giving vA' = vB − e·(vA − vB). On a held axis (``_held_axes``)
 # a body counts as an infinite mass, so the support takes that part of the impulse. Bodies moving
-# apart, or two infinite masses, exchange nothing. A pair approaching at the rest speed or slower
-# is a resting contact and does not bounce (Box2D's restitution threshold): otherwise a stack of
-# bouncy boxes trades ever smaller bounces each step instead of resting. Friction acts along the
+# apart, or two infinite masses, exchange nothing. A pair approaching at its rest speed or slower
+# (``_rest_speed``) is a resting contact and does not bounce (Box2D's restitution threshold):
+# otherwise a stack of bouncy boxes trades ever smaller bounces each step instead of resting. Friction acts along the
 # tangent with the bodies' real masses: its impulse is at most friction times the normal one,
 # and it never does more than stop the sliding left after the normal impulse.
 @_helper
@@ -209,7 +228,7 @@ def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a
     physics_a, physics_b = ints[a, FLAGS] & PHYSICS, ints[b, FLAGS] & PHYSICS
     if not physics_a and not physics_b:
         return
-    rest_speed = step[REST_SPEED]
+    rest_speed = _rest_speed(body, ints, a, b, step)
     vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
     elasticity, friction = _material(body, ints, a, b)
     if 0.0 + (vax - vbx) * nx + (vay - vby) * ny <= rest_speed:

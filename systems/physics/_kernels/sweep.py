@@ -53,7 +53,7 @@ from .table import (
     FULL_TABLE, GRAVITY_SCALE, HEAP, HELD, HELD_BEFORE_X, HELD_BEFORE_Y, HELD_BY, IMPACTS, INV_MASS, LARGE, LARGES,
     LAYERED, LAYERS, MAX_SUBDIVISIONS, MET, MOTION_X, MOTION_Y, MOVED, MOVING_STATICS, NOT_BOX, OCCUPIED,
     ONE_WAY_FACES, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, POS_X, POS_Y, PULL_X, PULL_Y,
-    RESTING_SPEED, REST_SPEED, SHAPE, SPAN_X0, SPAN_X1, SPAN_Y0, SPAN_Y1, START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED,
+    RESTING_SPEED, SHAPE, SPAN_X0, SPAN_X1, SPAN_Y0, SPAN_Y1, START, STATIC, SWEEPS, SWEEP_SLOP, TOUCHED,
     TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, VECTOR_EPSILON, VEL_X, VEL_Y, VERDICTS, VERSION, WEDGE_REACH, WIDENED, _box_at,
     _filed, _union, _within,
 )
@@ -66,7 +66,7 @@ from .cells import (
 from .push import push_buffers
 from .queue import _pop, _push
 from .settle import (
-    _bit, _contact_velocities, _dominant, _exchange, _held_axes, _material, _permits, _record, _settle,
+    _bit, _contact_velocities, _dominant, _exchange, _held_axes, _material, _permits, _record, _rest_speed, _settle,
 )
 
 __all__ = ["KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
@@ -92,12 +92,12 @@ def _lag(body: Any, ints: Any, row: int, time: float, step: Any) -> tuple[bool, 
 def _lags(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, time: float,
           step: Any) -> tuple[tuple[bool, float, float], tuple[bool, float, float]]:
     """Each row's lag (``_lag``) for an impact along (nx, ny) that bounces;
-    none at a resting contact (approaching at the rest speed or slower)."""
+    none at a resting contact (approaching at the pair's rest speed or slower, ``_rest_speed``)."""
     none = (False, 0.0, 0.0)
     if step[PULL_X] == 0.0 and step[PULL_Y] == 0.0:
         return none, none
     vax, vay, vbx, vby = _contact_velocities(body, ints, a, b, nx, ny, step[UP_X], step[UP_Y])
-    if 0.0 + (vax - vbx) * nx + (vay - vby) * ny <= step[REST_SPEED]:
+    if 0.0 + (vax - vbx) * nx + (vay - vby) * ny <= _rest_speed(body, ints, a, b, step):
         return none, none
     return _lag(body, ints, a, time, step), _lag(body, ints, b, time, step)
 

@@ -32,8 +32,9 @@ _NO_CONTACTS = (np.zeros((0, 2), np.int64), np.zeros((0, len(SWEPT_COLUMNS))))
 class Resolution:
     """What resolving one step's collisions found, in both pipelines.
 
-    Set when the step begins: ``rest_speed`` (px/s: contacts approaching slower are resting
-    and don't bounce), ``up`` (the unit vector against gravity, zero without it), ``filters``
+    Set when the step begins: ``rest_speed`` (px/s, 2·|gravity|·dt: contacts approaching
+    slower, times the larger gravity scale of the pair's bodies gravity pulls, are resting and
+    don't bounce; ``systems.physics._kernels.settle._rest_speed``), ``up`` (the unit vector against gravity, zero without it), ``filters``
     (the collision filters, asked once per pair and step: ``allows``) and ``dt`` (s: in the
     discrete pipeline, the step, for push-out to give friction's part of the move back; 0
     after sweeps). Filled by the resolve stages: ``rides`` (the bodies left standing on a
