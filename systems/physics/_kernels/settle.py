@@ -200,7 +200,7 @@ def _pull(body: Any, ints: Any, row: int) -> float:
     0 for a body gravity does not move (without Physics or mass, or STATIC)."""
     if not ints[row, FLAGS] & PHYSICS or ints[row, FLAGS] & STATIC or body[row, INV_MASS] == 0.0:
         return 0.0
-    return abs(body[row, GRAVITY_SCALE])
+    return float(abs(body[row, GRAVITY_SCALE]))
 
 
 @_helper
@@ -209,7 +209,7 @@ def _rest_speed(body: Any, ints: Any, a: int, b: int, step: Any) -> float:
     bounce. The step's (2·|gravity|·dt) times the larger pull of the two (``_pull``): what it
     absorbs is the speed gravity gives a body each step, so a pair gravity moves neither of (a
     ball with gravity scale 0 meeting a wall) bounces however slowly it meets."""
-    return step[REST_SPEED] * _max(_pull(body, ints, a), _pull(body, ints, b))
+    return float(step[REST_SPEED] * _max(_pull(body, ints, a), _pull(body, ints, b)))
 
 
 # Impulse form of the momentum exchange in Luke Godfrey, *Rectangle Collisions*, with Coulomb's
