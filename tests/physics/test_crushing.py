@@ -127,6 +127,33 @@ def test_a_rider_on_a_lift_rising_into_a_ceiling_stays_between_them(make_world, 
             assert position(world, rider).y + 10 == pytest.approx((10 + top) / 2, abs=1e-9), n
 
 
+@pytest.mark.parametrize("friction", [0.0, 0.5])
+def test_a_ball_a_paddle_pins_to_a_wall_slides_out_along_frictionless_faces_and_stops_on_rough_ones(friction):
+    # No gravity. A wall's face at x = 20; a 90 × 12 STATIC paddle (top y = 440) slides left at
+    # 420 px/s, 7 px a step, until its face meets the wall's (x = 20, n = 3), and a 12 px ball
+    # falling at 360 px/s beside it (top y = 436, 22 ≤ x ≤ 34) is pinned between them: crushed.
+    # Along the faces nothing frictionless acts, so it keeps falling at 360 px/s and leaves the
+    # squeeze under the paddle; where its friction is μ > 0, a squeeze no finite force matches
+    # stops the sliding (Coulomb's limit μ·N, N unbounded), so it stays pinned, at rest.
+    world = World(continuous=True)
+    wall(world, 0, 0, 20, 480)
+    paddle = world.create_entity(Transform((40, 440)), Collider((90, 12), type=STATIC), Physics(velocity=(-420, 0)))
+    ball = mover(world, 22, 436, 12, round_=True, velocity=(0, 360), elasticity=1.0, friction=friction)
+    crushed = listen(world)
+    for _ in range(40):
+        paddle_x = position(world, paddle).x
+        velocity(world, paddle).x = max((20 - paddle_x) / DT, -420)  # (the game's clamp: it stops at the wall)
+        world.step(DT)
+    assert crushed and position(world, paddle).x == 20
+    if friction:
+        assert velocity(world, ball) == Vector2(0, 0) and position(world, ball).y < 452
+        assert crushed[-1] == ball and len(crushed) > 30  # (pinned every step since)
+    else:
+        assert velocity(world, ball).y == 360 and position(world, ball).y > 452  # below the paddle's bottom
+        assert position(world, ball).x == 20  # (pushed out of the wall once free)
+        assert len(crushed) < 10
+
+
 @pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
 def test_a_body_on_a_ramp_under_a_falling_block_is_crushed_between_the_slope_and_the_block(make_world, round_):
     # A "/" ramp 200 × 100 at (0, 100): its slope is y = 200 − x/2. A 10 px

@@ -194,8 +194,8 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
 
 @_helper
 def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, b: int, time: float, nx: float,
-              ny: float, held_a: bool, held_b: bool, size: float, marks: Any, out: Any) -> bool:
-    """Whether, at step fraction ``time``, a row of the pair that is not
+              ny: float, held_a: bool, held_b: bool, size: float, marks: Any, out: Any) -> int:
+    """The STATIC beyond (the anvil's row; -1 for none) if, at step fraction ``time``, a row of the pair that is not
     STATIC is pushed by one that holds still (``held_a``/``held_b``: a
     STATIC, or a body pinned against one) into a STATIC on its far side,
     touching it (within SWEEP_SLOP), while the two close on each other:
@@ -227,8 +227,8 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
             closing = ((body[pusher, MOTION_X] - body[other, MOTION_X]) * push_x
                        + (body[pusher, MOTION_Y] - body[other, MOTION_Y]) * push_y)
             if pressed and 0.0 + px * push_x + py * push_y > 0.5 and closing > 0.0:
-                return True
-    return False
+                return int(other)
+    return -1
 
 
 @_inlined
@@ -340,16 +340,21 @@ def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 
 @_helper
 def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
-           a: int, b: int, time: float, size: float, marks: Any, out: Any) -> None:
-    """The pair's body that is not STATIC stops, crushed,
-    its velocity too."""
+           a: int, b: int, anvil: int, nx: float, ny: float, time: float, size: float, marks: Any, out: Any) -> None:
+    """The pair's body that is not STATIC stops, crushed between the other and the ``anvil``
+    along (nx, ny), its velocity too: along the squeeze, and along the faces unless both are
+    frictionless (Coulomb's limit, μ times a squeeze no finite force matches, stops any
+    sliding where μ > 0; where μ = 0 nothing acts along the faces, so it slides out)."""
     for row in (a, b):
         if ints[row, FLAGS] & STATIC:
             continue
         ints[row, FLAGS] |= CRUSHED
         status[CRUSHES] = 1
         if ints[row, FLAGS] & PHYSICS and body[row, INV_MASS] != 0.0:
-            body[row, VEL_X], body[row, VEL_Y] = 0.0, 0.0
+            vx, vy = body[row, VEL_X], body[row, VEL_Y]
+            along = 0.0 + vx * nx + vy * ny
+            sliding = _material(body, ints, a, b)[1] == 0.0 and _material(body, ints, row, anvil)[1] == 0.0
+            body[row, VEL_X], body[row, VEL_Y] = (vx - nx * along, vy - ny * along) if sliding else (0.0, 0.0)
             ints[row, FLAGS] |= TOUCHED
         if body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0:
             body[row, MOTION_X], body[row, MOTION_Y] = 0.0, 0.0
@@ -499,8 +504,9 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     axis, sign = _dominant(nx, ny)
     held_a = bool(ints[a, FLAGS] & STATIC) or bool(ints[a, PINNED] & _bit(axis, -sign))
     held_b = bool(ints[b, FLAGS] & STATIC) or bool(ints[b, PINNED] & _bit(axis, sign))
-    if _squeezed(body, ints, grid, links, status, a, b, time, nx, ny, held_a, held_b, size, marks, out):
-        _crush(body, ints, grid, links, status, queue, events, ties, a, b, time, size, marks, out)
+    anvil = _squeezed(body, ints, grid, links, status, a, b, time, nx, ny, held_a, held_b, size, marks, out)
+    if anvil >= 0:
+        _crush(body, ints, grid, links, status, queue, events, ties, a, b, anvil, nx, ny, time, size, marks, out)
         return
     # A row of boxes touching end to end, struck without bouncing: collided at once.
     if not (held_a or held_b or frozen_a or frozen_b) and _collide_row(
