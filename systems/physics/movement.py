@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import esper
-import numpy as np
 from pygame import Vector2
 
 from components import Collider, Physics, Transform
-from systems.physics._bodies.kept import Kept
-from systems.physics._bodies.table import VectorList
 from systems.physics._shapes.geometry import Box, axis_overlap
 from systems.physics._solver.riders import STANDING_REACH, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
-from systems.physics._stages import storage
 from systems.physics._stages.move import Move
 from systems._world import WorldLike
 
@@ -40,29 +35,6 @@ def _start_box(transform: Transform, collider: Collider) -> Box:
     """The collider's box (px) where its entity began the step."""
     start, offset, size = transform.previous_position, collider.offset, collider.size
     return start[0] + offset[0], start[1] + offset[1], size[0], size[1]
-
-
-@dataclass(frozen=True, slots=True)
-class _PlatformVectors:
-    """The vectors of the platforms that still exist, in entity order: their ``entities``,
-    positions and previous positions, and the velocities of those with Physics (``moving``:
-    their indices)."""
-
-    entities: list[int]
-    positions: VectorList
-    previous: VectorList
-    velocities: VectorList
-    moving: np.ndarray
-
-    @classmethod
-    def of(cls, platforms: np.ndarray, transforms: dict[int, Transform],
-           physics: dict[int, Physics]) -> _PlatformVectors:
-        """The vectors of ``platforms`` (entities, ascending) found in ``transforms``."""
-        present = [platform for platform in platforms.tolist() if platform in transforms]
-        moving = [k for k, platform in enumerate(present) if platform in physics]
-        return cls(present, VectorList([transforms[platform].position for platform in present]),
-                   VectorList([transforms[platform].previous_position for platform in present]),
-                   VectorList([physics[present[k]].velocity for k in moving]), np.array(moving, np.int64))
 
 
 class MovementSystem(esper.Processor):
@@ -91,9 +63,6 @@ class MovementSystem(esper.Processor):
         # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
         self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
         self._move = Move()
-        # The platforms carrying riders (entities), and their vectors, listed while they are.
-        self._platform_ids: np.ndarray | None = None
-        self._platform_vectors = Kept(_PlatformVectors.of, vectors=True)
         if gravity is not None:
             self.gravity = gravity
 
@@ -115,9 +84,8 @@ class MovementSystem(esper.Processor):
 
     def _carry_riders(self) -> None:
         """Move each rider by its platform's displacement this step, and file the riders
-        of a platform that moves or has a velocity in ``rides.carried`` (the platforms'
-        vectors read at once, ``_moving_platforms``: nearly every rider stands on ground that
-        doesn't move). A
+        of a platform that moves or has a velocity in ``rides.carried`` (the platforms
+        looked up once each: nearly every rider stands on ground that doesn't move). A
         rider the game moved off its platform between steps (a teleport) is not carried
         (``_standing``), but keeps the platform's frame until it leaves, in this step."""
         rides = self.memory.rides
@@ -125,11 +93,22 @@ class MovementSystem(esper.Processor):
         if not len(rides):
             return
         transforms, physics, colliders = self._by_entity(Transform), self._by_entity(Physics), self._by_entity(Collider)
-        moving = self._moving_platforms(rides.platforms, transforms, physics)
+        platforms = rides.platforms.tolist()
+        moving = {}
+        for platform in set(platforms):
+            transform = transforms.get(platform)
+            if transform is None:
+                continue
+            position, start = transform.position, transform.previous_position
+            dx, dy = position[0] - start[0], position[1] - start[1]  # (its displacement, as Vector2 subtracts)
+            body = physics.get(platform)
+            vx, vy = (body.velocity[0], body.velocity[1]) if body is not None else (0.0, 0.0)
+            if dx or dy or vx or vy:
+                moving[platform] = dx, dy, vx, vy
         if not moving:
             return
         riders, normals = rides.riders.tolist(), rides.normals.tolist()
-        for row, platform in enumerate(rides.platforms.tolist()):
+        for row, platform in enumerate(platforms):
             motion, rider = moving.get(platform), transforms.get(riders[row])
             if motion is None or rider is None:
                 continue
@@ -143,23 +122,6 @@ class MovementSystem(esper.Processor):
             rides.carried[row] = (dx, dy, *frame)
             if dx or dy:
                 rider.position.update(rider.position[0] + dx, rider.position[1] + dy)
-
-    def _moving_platforms(self, platforms: np.ndarray, transforms: dict[int, Transform],
-                          physics: dict[int, Physics]) -> dict[int, tuple[float, float, float, float]]:
-        """Each of ``platforms`` (entities, repeats allowed) that still exists and moved since
-        the last step or has a velocity: its displacement (px, as Vector2 subtracts) and
-        velocity (px/s). Their vectors are read at once (``storage.read``: compiled where it
-        runs), from lists of them kept while the same platforms carry riders and no vector is
-        assigned: nearly every rider stands on ground that doesn't move."""
-        ids = np.unique(platforms)
-        if self._platform_ids is None or not np.array_equal(ids, self._platform_ids):
-            self._platform_ids = ids  # (the same object while the same: the lists below are kept)
-        listed = self._platform_vectors(self._platform_ids, transforms, physics)
-        shift = storage.read(listed.positions) - storage.read(listed.previous)
-        velocity = np.zeros((len(listed.entities), 2))
-        velocity[listed.moving] = storage.read(listed.velocities)
-        found = np.flatnonzero((shift != 0.0).any(axis=1) | (velocity != 0.0).any(axis=1)).tolist()
-        return {listed.entities[k]: (*shift[k].tolist(), *velocity[k].tolist()) for k in found}
 
     def _by_entity(self, component_type: type[C]) -> dict[int, C]:
         """Entity -> its component of that type, made anew only when esper's list of them is
