@@ -132,8 +132,7 @@ class Arrays:
     position at the start of the step and now, the collider's offset and
     size (px, each (n, 2)); velocity (px/s, (n, 2), 0 without Physics),
     inverse mass (0 for STATICs and bodies without Physics), elasticity and
-    friction (0 without Physics), and whether each is STATIC, has Physics
-    and moved this step."""
+    friction (0 without Physics), and whether each is STATIC and has Physics."""
 
     start: np.ndarray
     now: np.ndarray
@@ -145,7 +144,6 @@ class Arrays:
     friction: np.ndarray
     static: np.ndarray
     physics: np.ndarray
-    moved: np.ndarray
 
 
 def joined(first: list[tuple[int, Any]],
@@ -250,4 +248,4 @@ def read_arrays(columns: Columns, rows: np.ndarray | Selection, geometry: Geomet
         listed = [body.velocity for body in picked.movers] if velocities is None else velocities
         velocity[picked.moving] = (read or read_vectors)(listed)
     return Arrays(geometry.start, geometry.now, geometry.offset, geometry.size, velocity, materials.inverse_mass,
-                  materials.elasticity, materials.friction, materials.static, materials.physics, geometry.moved())
+                  materials.elasticity, materials.friction, materials.static, materials.physics)

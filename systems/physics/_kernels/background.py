@@ -81,7 +81,7 @@ _GRID_PAIRS, _GROUP_BY_ROW, _LEVEL_CELLS, _SWEPT_BOUNDS = (pairs.grid_pairs, pai
                                                           pairs.swept_bounds)
 _RUN_SWEEPS = sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND, _GROUNDED = push.push_out, crush.crush, ground.snap_to_ground, ground.grounded
-_OUTCOME = outcome.outcome
+_OUTCOME, _FILL_ROWS = outcome.outcome, kernel_table.fill_rows
 _COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
 _MOVE_BODIES, _DIFFERING = motion.move_bodies, storage.differing
 
@@ -114,6 +114,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),
         (_GROUNDED, (rows, np.zeros((0, 8)), ids, 0.0, 0.0)),
         (_OUTCOME, (ints, ids)),
+        (_FILL_ROWS, (table, ints, ids, table.copy(), ints.copy(), boxes, *([boxes[:, :2].copy()] * 5))),
         (_COORDINATES, (ids, storage.HEADER, ids)),
         (_GATHER, (ids, boxes[:, :2].copy())),
         (_SCATTER, (ids, ids, boxes[:, :2].copy())),
@@ -273,8 +274,8 @@ def _load(part: int | None = None) -> None:
 #: helpers its part calls; numba's cache takes the files of several
 #: processes (each writes a temporary file and renames it).
 _PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "level_cells", "swept_bounds", "push_out", "crush",
-                           "snap_to_ground", "grounded", "outcome", "coordinates", "gather", "scatter", "move_bodies",
-                           "differing"))
+                           "snap_to_ground", "grounded", "outcome", "fill_rows", "coordinates", "gather", "scatter",
+                           "move_bodies", "differing"))
 
 
 def _compile_all() -> None:

@@ -32,14 +32,14 @@ from typing import Any
 
 import numpy as np
 
-from systems.physics._kernels import crush, ground, jit, motion, outcome, pairs, push, storage, sweep
+from systems.physics._kernels import crush, ground, jit, motion, outcome, pairs, push, storage, sweep, table
 
 __all__ = ["NAME", "Kernels", "own", "plain"]
 
 #: The package name the plain copy is loaded under.
 NAME = "systems.physics._plain_kernels"
 #: The modules whose entry points a ``Kernels`` holds.
-_MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion", "outcome")
+_MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion", "outcome", "table")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,8 @@ class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
     the broad phase's ``grid_pairs``, ``group_by_row``, ``level_cells`` and ``swept_bounds`` (``pairs``), and
     the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush``
-    (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``) and ``outcome`` (``outcome``); and ``coordinates``, ``gather``,
+    (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``), with ``fill_rows`` (``table``)
+    before them and ``outcome`` (``outcome``) after; and ``coordinates``, ``gather``,
     ``scatter`` and ``differing`` (``storage``), which read, write and compare Vector2s where
     pygame keeps them, and ``move_bodies`` (``motion``), Movement's rule over every body's
     vectors: None in the plain copy and wherever ``storage.layout_holds`` does not, where the
@@ -64,6 +65,7 @@ class Kernels:
     snap_to_ground: Callable[..., Any]
     grounded: Callable[..., Any]
     outcome: Callable[..., Any]
+    fill_rows: Callable[..., Any]
     coordinates: Callable[..., Any] | None = None
     gather: Callable[..., Any] | None = None
     scatter: Callable[..., Any] | None = None
@@ -78,7 +80,8 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         "level_cells": modules["pairs"].level_cells, "swept_bounds": modules["pairs"].swept_bounds,
         "run_sweeps": modules["sweep"].run_sweeps, "push_out": modules["push"].push_out,
         "crush": modules["crush"].crush, "snap_to_ground": modules["ground"].snap_to_ground,
-        "grounded": modules["ground"].grounded, "outcome": modules["outcome"].outcome}
+        "grounded": modules["ground"].grounded, "outcome": modules["outcome"].outcome,
+        "fill_rows": modules["table"].fill_rows}
     if not compiled:
         return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
@@ -102,7 +105,7 @@ def _quiet(function: Callable[..., Any]) -> Callable[..., Any]:
 def own() -> Kernels:
     """The package's own copy of the kernels: compiled if ``jit.COMPILED``, else plain Python."""
     return _of({"pairs": pairs, "sweep": sweep, "push": push, "crush": crush, "ground": ground, "motion": motion,
-                "outcome": outcome},
+                "outcome": outcome, "table": table},
                jit.COMPILED)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .jit import helper as _helper
+from .jit import kernel as _kernel
 
 __all__ = [
     "BEFORE_X", "BEFORE_Y", "BOUNDS_H", "BOUNDS_VERSION", "BOUNDS_W", "BOUNDS_X", "BOUNDS_Y", "CARRY_X", "CARRY_Y",
@@ -30,7 +31,7 @@ __all__ = [
     "SUPPORT", "SUPPORTED", "SUPPORTS", "SWEEPS", "SWEEP_SLOP", "TOUCHED", "TOUCH_EPSILON", "TRIGGER", "UNASKED",
     "UP_X", "UP_Y", "VECTOR_EPSILON", "VEL_X", "VEL_Y", "VERDICTS", "VERSION", "WARN_A", "WARN_B", "WEDGE_REACH",
     "WIDENED",
-    "WIDTH", "aligned_table",
+    "WIDTH", "aligned_table", "fill_rows",
 ]
 
 
@@ -207,3 +208,33 @@ def aligned_table(rows: int, columns: int, dtype: Any = np.float64) -> np.ndarra
     flat = np.zeros(rows * columns + 64 // itemsize, dtype)
     skip = -flat.ctypes.data % 64 // itemsize
     return flat[skip:skip + rows * columns].reshape(rows, columns)
+
+
+@_kernel
+def fill_rows(table: Any, ints: Any, rows: Any, constant: Any, constant_ints: Any, filed: Any, start: Any, now: Any,
+              offset: Any, size: Any, velocity: Any) -> None:
+    """Fill the rows ``rows`` of the body table (``table``, ``ints``) as a run starts them,
+    row ``rows[k]`` from the k-th row of each other array: its ``constant`` and
+    ``constant_ints`` rows (the columns that change only by assignment, and what a run starts
+    from), the box it is ``filed`` under (px), the box at the start of the step (``start`` +
+    ``offset``), its ``size`` and ``offset``, its path's origin (``start``) and motion (``now``
+    − ``start``, px over the step), its ``velocity`` (px/s) and position (``now``), and MOVED
+    where its position changed. A row at a time: each row's lines are written once. (Gravity's
+    scale, ground snapping's reach and a rider's carry are the stage's to add.)"""
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        table[row, :] = constant[k, :]
+        ints[row, :] = constant_ints[k, :]
+        for column in range(4):
+            table[row, FILED_X + column] = filed[k, column]
+        for axis in range(2):
+            origin, position, shift = start[k, axis], now[k, axis], offset[k, axis]
+            table[row, BEFORE_X + axis] = origin + shift
+            table[row, WIDTH + axis] = size[k, axis]
+            table[row, OFFSET_X + axis] = shift
+            table[row, ORIGIN_X + axis] = origin
+            table[row, MOTION_X + axis] = position - origin
+            table[row, VEL_X + axis] = velocity[k, axis]
+            table[row, POS_X + axis] = position
+        if start[k, 0] != now[k, 0] or start[k, 1] != now[k, 1]:
+            ints[row, FLAGS] += MOVED

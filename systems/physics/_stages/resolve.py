@@ -266,9 +266,8 @@ class _Tables:
     when the colliders or level geometry are read anew, and the tables a run works on, which
     each step starts with the other bodies' rows read in and level geometry's rows as the
     template holds them: those the last run reached are copied back (``ran``), the others
-    were left as they are. Level geometry thus costs neither a read nor a copy a step; where
-    the other bodies' rows are one run of rows (level geometry made first, or none), they are
-    read straight into the tables."""
+    were left as they are. Level geometry thus costs neither a read nor a copy a step; the
+    other bodies' rows are filled in place, a row at a time (``table.fill_rows``)."""
 
     def __init__(self) -> None:
         self._key: tuple[Columns, LevelRead] | None = None
@@ -289,7 +288,6 @@ class _Tables:
         self._codes = Kept(_codes)
         self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
-        self._run: slice | None = None  # the movers' rows when they are one run of rows
         # The movers' constant rows (``_constant_rows``), and the materials and codes they hold.
         self._constant: tuple[Materials, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
         # Level geometry's filing in the sweeps' grid, kept for the buffers it was made for
@@ -308,7 +306,7 @@ class _Tables:
         if self._key is None or self._key[0] is not columns or self._key[1] is not level:
             self._make(collision, level_codes)
         table, ints = self._tables
-        movers, run = self._movers, self._run
+        movers = self._movers
         read_rows, read = collision.geometry_read()
         known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
         materials = self._materials(self._selection)
@@ -316,14 +314,10 @@ class _Tables:
                              functools.partial(storage.read, kernels=kernels))
         constant = self._constant_rows(materials, self._codes(self._selection.colliders, collision.mover_kinds),
                                        columns)
-        filed = collision.filed_boxes()[movers]
         self._restore_level(table, ints)
-        if run is not None:  # the movers' rows read in place
-            _rows(arrays, constant, filed, (table[run], ints[run]))
-        else:
-            block = (np.empty((len(movers), t.FLOAT_COLUMNS)), np.empty((len(movers), t.INT_COLUMNS), np.int64))
-            _rows(arrays, constant, filed, block)
-            table[movers], ints[movers] = block
+        (kernels or background.kernels()).fill_rows(table, ints, movers, *constant, collision.filed_boxes()[movers],
+                                                    arrays.start, arrays.now, arrays.offset, arrays.size,
+                                                    arrays.velocity)
         if pulled:
             table[columns.moving, t.GRAVITY_SCALE] = self._gravity_scales(self._physics)
         if snapping:
@@ -392,13 +386,13 @@ class _Tables:
         picked = Selection.of(columns, level.rows[fresh])
         materials = Materials.of(picked)
         arrays = read_arrays(columns, picked, level.geometry.take(fresh), materials)
-        block = (np.empty((len(fresh), t.FLOAT_COLUMNS)), np.empty((len(fresh), t.INT_COLUMNS), np.int64))
-        _rows(arrays, _constant(materials, level_codes[fresh], columns.entities[level.rows[fresh]]),
-              level.filed[fresh], block)
+        rows = np.ascontiguousarray(level.rows[fresh], np.int64)
+        constant = _constant(materials, level_codes[fresh], columns.entities[rows])
+        background.kernels().fill_rows(*template, rows, *constant, level.filed[fresh], arrays.start, arrays.now,
+                                       arrays.offset, arrays.size, arrays.velocity)
         if same is not None and self._key is not None:  # (row to row: no copy of the whole block between)
             into, source = level.rows[same[0]], self._key[1].rows[same[1]]
             template[0][into], template[1][into] = self._template[0][source], self._template[1][source]
-        template[0][level.rows[fresh]], template[1][level.rows[fresh]] = block
         self._template, self._key = template, (columns, level)
         self._templates += 1  # (a new key: level geometry's filing is kept anew)
         self._level_rows = np.ascontiguousarray(level.rows, np.int64)
@@ -410,13 +404,11 @@ class _Tables:
         self._constant = None
         self._selection = Selection.of(columns, movers)
         self._physics = list(filter(None, columns.physics))
-        one_run = len(movers) and movers[-1] - movers[0] + 1 == len(movers)
-        self._run = slice(int(movers[0]), int(movers[-1]) + 1) if one_run else None
 
 
 def _constant(materials: Materials, codes: np.ndarray, entities: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The float and int rows of the kernels' tables, as a run starts them, of bodies with
-    these ``materials``, ``codes`` (``_codes``) and ``entities``, but for what moves (``_rows``
+    these ``materials``, ``codes`` (``_codes``) and ``entities``, but for what moves (``fill_rows``
     writes it): the columns that change only by assignment, and zeros, -1s and empty spans
     for what the kernels keep during a run."""
     n = len(entities)
@@ -433,27 +425,6 @@ def _constant(materials: Materials, codes: np.ndarray, entities: np.ndarray) -> 
     ints[:, t.ENTITY] = entities
     ints[:, t.SPAN_X0:t.SPAN_Y0 + 1] = 1  # an empty span: filed nowhere yet
     return table, ints
-
-
-def _rows(body: Arrays, constant: tuple[np.ndarray, np.ndarray], filed: np.ndarray,
-          out: tuple[np.ndarray, np.ndarray]) -> None:
-    """Fill ``out`` (float and int rows of the kernels' tables) with the bodies read as
-    ``body``, their ``constant`` rows (``_constant``) and ``filed`` boxes (px), as a run starts
-    them: the box at the start of the step, the path's origin and motion, with the float
-    operations of ``Body``; gravity's scale, ground snapping's reach and a rider's carry
-    are left to ``_Tables.start``."""
-    table, ints = out
-    np.copyto(table, constant[0])
-    np.copyto(ints, constant[1])
-    table[:, t.FILED_X:t.FILED_H + 1] = filed
-    table[:, t.BEFORE_X:t.BEFORE_Y + 1] = body.start + body.offset
-    table[:, t.WIDTH:t.HEIGHT + 1] = body.size
-    table[:, t.OFFSET_X:t.OFFSET_Y + 1] = body.offset
-    table[:, t.ORIGIN_X:t.ORIGIN_Y + 1] = body.start
-    table[:, t.MOTION_X:t.MOTION_Y + 1] = body.now - body.start
-    table[:, t.VEL_X:t.VEL_Y + 1] = body.velocity
-    table[:, t.POS_X:t.POS_Y + 1] = body.now
-    ints[:, t.FLAGS] += t.MOVED * body.moved
 
 
 # A collider's codes in the kernel's int table (``_codes``), a column each: its shape's
