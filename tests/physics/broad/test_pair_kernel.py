@@ -21,6 +21,7 @@ from helpers import counted
 from systems.physics._kernels import background
 from systems.physics._kernels.plain import plain
 from systems.physics._broad.grid import CROWD, SpatialGrid
+from systems.physics._shapes.geometry import union_box
 from systems.physics._kernels.pairs import (APART, DONE, FULL, LEVEL, SKIP, SPREAD, _distinct_pairs, every_row,
                                             grid_pairs, group_by_row, level_cells)
 
@@ -228,3 +229,19 @@ def test_distinct_pairs_are_the_set_of_pairs_sorted(found):
     keys = np.array([min(a, b) * rows + max(a, b) for a, b in found], np.int64)  # as _emit makes them
     expected = sorted({(min(a, b), max(a, b)) for a, b in found})
     assert [tuple(pair) for pair in _distinct_pairs(keys, rows).tolist()] == expected
+
+
+coordinates = st.floats(-1e4, 1e4, allow_nan=False)
+
+
+@given(st.lists(st.tuples(coordinates, coordinates, coordinates, coordinates, coordinates, coordinates,
+                          st.floats(0.5, 500), st.floats(0.5, 500)), min_size=1, max_size=20))
+def test_swept_bounds_are_the_union_of_the_boxes_at_the_start_of_the_step_and_now(rows):
+    # Each body: position at the start of the step and now, collider offset and size (px). Its
+    # swept bounds are the smallest box holding its box at both places (``union_box``), to
+    # rounding (the kernel reaches the start's corner as now + offset + (start − now)).
+    start, now, offset, size = (np.array([row[i:i + 2] for row in rows], float) for i in (0, 2, 4, 6))
+    found = background.kernels().swept_bounds(start, now, offset, size)
+    for k, (x0, y0, x1, y1, ox, oy, w, h) in enumerate(rows):
+        expected = union_box((x0 + ox, y0 + oy, w, h), (x1 + ox, y1 + oy, w, h))
+        assert tuple(found[k]) == pytest.approx(expected, rel=1e-12, abs=1e-9)
