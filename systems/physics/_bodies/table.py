@@ -67,11 +67,6 @@ class Geometry:
     offset: np.ndarray
     size: np.ndarray
 
-    def moved(self) -> np.ndarray:
-        """Whether each body's position changed this step ((n,) bool)."""
-        moved: np.ndarray = (self.start != self.now).any(axis=1)
-        return moved
-
     def take(self, picks: np.ndarray) -> Geometry:
         """The rows ``picks`` (indices) of it."""
         return Geometry(self.start[picks], self.now[picks], self.offset[picks], self.size[picks])

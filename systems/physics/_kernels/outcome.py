@@ -27,8 +27,8 @@ def outcome(ints: Any, rows: Any) -> tuple[Any, Any, Any, Any, int]:
     first row whose velocity it changed though it has no Physics (-1 for none: a body without
     Physics has no velocity to change)."""
     n = len(rows)
-    touched, moved, crushed, riders = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64), \
-        np.empty(n, np.int64)
+    touched, moved = np.empty(n, np.int64), np.empty(n, np.int64)
+    crushed, riders = np.empty(n, np.int64), np.empty(n, np.int64)
     touches = moves = crushes = rides = 0
     refused = -1
     for k in range(n):

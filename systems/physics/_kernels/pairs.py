@@ -34,6 +34,7 @@ import numpy as np
 
 from systems.physics._broad.grid import CROWD, LARGE_SPAN, PILE
 from .cells import _span
+from .table import _moved
 from .jit import helper, kernel
 
 __all__ = ["APART", "DONE", "FULL", "LEVEL", "SKIP", "SPREAD", "every_row", "grid_pairs", "group_by_row",
@@ -51,21 +52,22 @@ SKIP, APART, LEVEL = 1, 2, 4
 KINDS = 8  # (kinds 0 to SKIP | APART | LEVEL)
 
 
-# Whether two boxes overlap or touch (grid._touch).
 @kernel
-def swept_bounds(start: Any, now: Any, offset: Any, size: Any) -> Any:
+def swept_bounds(start: Any, now: Any, offset: Any, size: Any) -> tuple[Any, Any]:
     """Each body's swept bounds, the union of its boxes at the start of the step and now: the
     box the broad phase files it under (px; (n, 4), from its position at the start of the step
-    and now, its collider's offset and size, each (n, 2))."""
-    boxes = np.empty((start.shape[0], 4))
+    and now, its collider's offset and size, each (n, 2)); and whether it moved ((n,) bool)."""
+    boxes, moved = np.empty((start.shape[0], 4)), np.empty(start.shape[0], np.bool_)
     for k in range(start.shape[0]):
         for axis in range(2):
             corner, shift = now[k, axis] + offset[k, axis], start[k, axis] - now[k, axis]
             boxes[k, axis] = corner + shift if shift < 0 else corner
             boxes[k, 2 + axis] = size[k, axis] + abs(shift)
-    return boxes
+        moved[k] = _moved(start, now, k)
+    return boxes, moved
 
 
+# Whether two boxes overlap or touch (grid._touch).
 @helper
 def _touch(boxes: Any, a: int, b: int) -> bool:
     return bool(boxes[a, 0] <= boxes[b, 0] + boxes[b, 2] and boxes[b, 0] <= boxes[a, 0] + boxes[a, 2]

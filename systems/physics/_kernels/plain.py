@@ -45,10 +45,10 @@ _MODULES = ("pairs", "sweep", "push", "crush", "ground", "motion", "outcome", "t
 @dataclass(frozen=True, slots=True)
 class Kernels:
     """The entry points of one copy of the kernels (``compiled``: whether numba compiled it):
-    the broad phase's ``grid_pairs``, ``group_by_row``, ``level_cells`` and ``swept_bounds`` (``pairs``), and
-    the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``), ``crush``
-    (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``), with ``fill_rows`` (``table``)
-    before them and ``outcome`` (``outcome``) after; and ``coordinates``, ``gather``,
+    the broad phase's ``grid_pairs``, ``group_by_row``, ``level_cells`` and ``swept_bounds``
+    (``pairs``), and the resolve stages' ``run_sweeps`` (``sweep``), ``push_out`` (``push``),
+    ``crush`` (``crush``), ``snap_to_ground`` and ``grounded`` (``ground``), with ``fill_rows``
+    (``table``) before them and ``outcome`` (``outcome``) after; and ``coordinates``, ``gather``,
     ``scatter`` and ``differing`` (``storage``), which read, write and compare Vector2s where
     pygame keeps them, and ``move_bodies`` (``motion``), Movement's rule over every body's
     vectors: None in the plain copy and wherever ``storage.layout_holds`` does not, where the

@@ -26,8 +26,7 @@ from typing import Any
 from .jit import helper as _helper
 from .table import (
     CONTACTS, ELASTICITY, ENTITY, FACES_RUN, FILTERED_RUN, FLAGS, FRAME_X, FRAME_Y, FRICTION, GRAVITY_SCALE, INV_MASS,
-    MOVED,
-    ONE_WAY_TOLERANCE, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES,
+    MOVED, ONE_WAY_TOLERANCE, OVERFLOW, PHYSICS, PINNED, PINNER, PINNER_OFF, RESTING_SPEED, REST_SPEED, RIDE, RIDES,
     RIDE_ORDER, RIDE_X, RIDE_Y, SHAPE, SIDES, STATIC, SUPPORT, SUPPORTED, SUPPORTS, TOUCHED, TRIGGER, UNASKED, UP_X,
     UP_Y, VEL_X, VEL_Y, VERDICTS, _box_at, _max, _min, _now,
 )
@@ -219,9 +218,9 @@ def _rest_speed(body: Any, ints: Any, a: int, b: int, step: Any) -> float:
 # a body counts as an infinite mass, so the support takes that part of the impulse. Bodies moving
 # apart, or two infinite masses, exchange nothing. A pair approaching at its rest speed or slower
 # (``_rest_speed``) is a resting contact and does not bounce (Box2D's restitution threshold):
-# otherwise a stack of bouncy boxes trades ever smaller bounces each step instead of resting. Friction acts along the
-# tangent with the bodies' real masses: its impulse is at most friction times the normal one,
-# and it never does more than stop the sliding left after the normal impulse.
+# otherwise a stack of bouncy boxes trades ever smaller bounces each step instead of resting.
+# Friction acts along the tangent with the bodies' real masses: its impulse is at most friction
+# times the normal one, and it never does more than stop the sliding left after the normal impulse.
 @_helper
 def _exchange(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, held_a: Any, held_b: Any,
               step: Any) -> None:

@@ -210,6 +210,12 @@ def aligned_table(rows: int, columns: int, dtype: Any = np.float64) -> np.ndarra
     return flat[skip:skip + rows * columns].reshape(rows, columns)
 
 
+@_helper
+def _moved(start: Any, now: Any, k: int) -> bool:
+    """Whether body k's position now (``now[k]``) differs from where it began the step."""
+    return bool(start[k, 0] != now[k, 0] or start[k, 1] != now[k, 1])
+
+
 @_kernel
 def fill_rows(table: Any, ints: Any, rows: Any, constant: Any, constant_ints: Any, filed: Any, start: Any, now: Any,
               offset: Any, size: Any, velocity: Any) -> None:
@@ -236,5 +242,5 @@ def fill_rows(table: Any, ints: Any, rows: Any, constant: Any, constant_ints: An
             table[row, MOTION_X + axis] = position - origin
             table[row, VEL_X + axis] = velocity[k, axis]
             table[row, POS_X + axis] = position
-        if start[k, 0] != now[k, 0] or start[k, 1] != now[k, 1]:
+        if _moved(start, now, k):
             ints[row, FLAGS] += MOVED

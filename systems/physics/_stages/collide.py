@@ -236,12 +236,13 @@ class Collide:
         ``_classify``)."""
         movers = self._movers
         geometry = read_geometry(self._mover_vectors(movers.transforms, movers.colliders), storage.read)
-        swept = background.kernels().swept_bounds(geometry.start, geometry.now, geometry.offset, geometry.size)
+        swept, moved_now = background.kernels().swept_bounds(geometry.start, geometry.now, geometry.offset,
+                                                             geometry.size)
         kinds = self._mover_kinds(movers)
         found.static_movers, found.static_mover_rows = kinds.static_entities, kinds.static_rows
         found.level_mover_rows = kinds.level_rows
         moved = np.full(len(self._columns.transforms), -1, np.int8)  # -1: not read here (level geometry)
-        moved[movers.rows] = geometry.moved()
+        moved[movers.rows] = moved_now
         found.moved = moved  # (looked up for the few Bodies made: no list of every row)
         found.movers_read = (movers.rows, geometry)
         found.swept = (movers.rows, swept)

@@ -239,9 +239,11 @@ coordinates = st.floats(-1e4, 1e4, allow_nan=False)
 def test_swept_bounds_are_the_union_of_the_boxes_at_the_start_of_the_step_and_now(rows):
     # Each body: position at the start of the step and now, collider offset and size (px). Its
     # swept bounds are the smallest box holding its box at both places (``union_box``), to
-    # rounding (the kernel reaches the start's corner as now + offset + (start − now)).
+    # rounding (the kernel reaches the start's corner as now + offset + (start − now)); it moved
+    # where the two positions differ.
     start, now, offset, size = (np.array([row[i:i + 2] for row in rows], float) for i in (0, 2, 4, 6))
-    found = background.kernels().swept_bounds(start, now, offset, size)
+    found, moved = background.kernels().swept_bounds(start, now, offset, size)
     for k, (x0, y0, x1, y1, ox, oy, w, h) in enumerate(rows):
         expected = union_box((x0 + ox, y0 + oy, w, h), (x1 + ox, y1 + oy, w, h))
         assert tuple(found[k]) == pytest.approx(expected, rel=1e-12, abs=1e-9)
+        assert moved[k] == ((x0, y0) != (x1, y1))
