@@ -195,11 +195,11 @@ def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, 
 @_helper
 def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, b: int, time: float, nx: float,
               ny: float, held_a: bool, held_b: bool, size: float, marks: Any, out: Any) -> int:
-    """The STATIC beyond (the anvil's row; -1 for none) if, at step fraction ``time``, a row of the pair that is not
-    STATIC is pushed by one that holds still (``held_a``/``held_b``: a
-    STATIC, or a body pinned against one) into a STATIC on its far side,
-    touching it (within SWEEP_SLOP), while the two close on each other:
-    pressed between them. A body pinned earlier in the step and since
+    """The STATIC beyond (the anvil's row; -1 for none) if, at step fraction
+    ``time``, a row of the pair that is not STATIC is pushed by one that holds
+    still (``held_a``/``held_b``: a STATIC, or a body pinned against one) into
+    a STATIC on its far side, touching it (within SWEEP_SLOP), while the two
+    close on each other: pressed between them. A body pinned earlier in the step and since
     bounced away (a ball rattling in a slot) is not, nor one that its own
     motion (gravity, its velocity) carries into a corner of surfaces that
     stay apart (a box come to rest between a wall and a ramp): it could

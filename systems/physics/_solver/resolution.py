@@ -34,7 +34,8 @@ class Resolution:
 
     Set when the step begins: ``rest_speed`` (px/s, 2·|gravity|·dt: contacts approaching
     slower, times the larger gravity scale of the pair's bodies gravity pulls, are resting and
-    don't bounce; ``systems.physics._kernels.settle._rest_speed``), ``up`` (the unit vector against gravity, zero without it), ``filters``
+    don't bounce; ``systems.physics._kernels.settle._rest_speed``), ``up`` (the unit vector
+    against gravity, zero without it), ``filters``
     (the collision filters, asked once per pair and step: ``allows``) and ``dt`` (s: in the
     discrete pipeline, the step, for push-out to give friction's part of the move back; 0
     after sweeps). Filled by the resolve stages: ``rides`` (the bodies left standing on a

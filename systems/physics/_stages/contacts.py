@@ -29,10 +29,10 @@ log = logging.getLogger(__name__)
 def record(step: StepContext, memory: Memory, touching: dict[int, Touching]) -> None:
     """Keep the step's contacts, grounded and crushed bodies and riders in
     ``memory``, and set the ``touching`` components (by entity)."""
-    memory.keep(step.state)
     state = step.state
+    memory.keep(state)
     memory.grounded = grounded_bodies(*state.arrays(), step.up, state.time_order() if step.up else None)
-    memory.crushed = sorted(step.state.crushed)
+    memory.crushed = sorted(state.crushed)
     if memory.crushed and not memory.warned_crush:
         memory.warned_crush = True
         log.info("entity %d is crushed: squeezed between colliders that won't yield, it is left "

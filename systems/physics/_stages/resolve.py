@@ -40,7 +40,7 @@ from systems.physics._kernels import sweep as k
 from systems.physics._kernels import table as t
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.table import (
-    Arrays, Columns, Materials, Selection, VectorList, entity_pairs, read_arrays,
+    Columns, Materials, Selection, VectorList, entity_pairs, read_arrays,
 )
 from systems.physics._bodies.kinds import LAYERED, ONE_WAY, SHAPED, TRIGGER
 from systems.physics._shapes.geometry import TIES
