@@ -112,3 +112,31 @@ def test_readme_learning_environment_runs_the_box_to_the_coin():
     # step and is within 4 px of it once 20 + 2·n > 103: n = 42, in the action holding steps 41-44.
     assert out.getvalue().split() == ["42", "physics", "steps"]
     assert scope["reward"] == pytest.approx((107 - 100) / 100 - (107 - 104) / 100)  # steps 41-42: x 100 -> 104
+
+
+def test_readme_bullet_pool_fires_and_spends_bullets_without_making_entities():
+    from components import ALL, Collider, ColliderType, Physics, Transform
+    from ecs import World
+
+    section = README.read_text().split("## Speed", 1)[1].split("\n## ", 1)[0]
+    [block] = re.findall(r"```python\n(.*?)```", section, re.S)
+    world = World()
+    scope: dict = {"world": world, "ALL": ALL, "Collider": Collider, "Physics": Physics, "Transform": Transform}
+    exec(compile(block, "README.md", "exec"), scope)
+    wall = world.create_entity(Transform((300, 0)), Collider((20, 200), type=ColliderType.STATIC))
+    entities = len(world.get_component(Transform))
+    spent: list[int] = []
+
+    def hit(contact) -> None:  # (the wall was made after the pool: it is the pair's b)
+        assert contact.b == wall
+        scope["spend"](contact.a)
+        spent.append(contact.a)
+
+    world.on_collision_begin(hit)
+    bullet = scope["fire"](100.0, 50.0, 600.0, 0.0)
+    for _ in range(30):  # 196 px to the wall's face at 600 px/s: 0.33 s, 20 steps
+        world.step(1 / 60)
+    assert spent == [bullet] and len(scope["pool"]) == 64
+    assert tuple(world.component_for_entity(bullet, Transform).position) == scope["PARK"]
+    assert len(world.get_component(Transform)) == entities  # nothing made or deleted
+    world.close()
