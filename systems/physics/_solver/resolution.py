@@ -16,7 +16,7 @@ from pygame import Vector2
 from systems.physics._shapes.contact import Contact
 from systems.physics._solver.riders import Rides
 
-__all__ = ["CollisionFilter", "Resolution", "SWEPT_COLUMNS"]
+__all__ = ["CollisionFilter", "Resolution", "SWEPT_COLUMNS", "time_order"]
 
 _ZERO = Vector2()
 
@@ -93,7 +93,7 @@ class Resolution:
         """The order of ``contacts()``: the recorded contacts' indices by time, then entity ids."""
         if self._order is None:
             pairs, values = self._swept
-            self._order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))
+            self._order = time_order(pairs, values)
         return self._order
 
     def contacts_at(self, indices: list[int]) -> list[Contact]:
@@ -125,6 +125,12 @@ class Resolution:
         """Make every contact not made yet."""
         if self._unmade:
             self.contacts_at(list(range(len(self._made))))
+
+
+def time_order(pairs: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The order of contacts recorded as ``record_swept`` takes them: by time, then entity ids."""
+    order: np.ndarray = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))
+    return order
 
 
 def _contact(first: int, second: int, nx: float, ny: float, depth: float, time: float, surface: float,

@@ -17,6 +17,7 @@ from components import Touching
 from systems.physics._kernels import background
 from systems.physics._kernels.ground import DIAGONAL
 from systems.physics._shapes.contact import Contact
+from systems.physics._solver.resolution import time_order
 from systems.physics._stages.board import leave_or_land
 from systems.physics._stages.context import StepContext
 from systems.physics._stages.memory import Grounded, Memory
@@ -55,7 +56,7 @@ def grounded_bodies(pairs: np.ndarray, values: np.ndarray, up: Vector2, order: n
     if not up or not len(pairs):
         return Grounded()
     if order is None:
-        order = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))  # (Resolution.time_order's)
+        order = time_order(pairs, values)
     entities, normals = background.kernels().grounded(pairs, values, order, up.x, up.y)
     return Grounded(entities, normals) if len(entities) else Grounded()
 
