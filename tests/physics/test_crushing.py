@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+import esper
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -125,6 +126,86 @@ def test_a_rider_on_a_lift_rising_into_a_ceiling_stays_between_them(make_world, 
         if n >= 36:
             assert crushed == [rider], n
             assert position(world, rider).y + 10 == pytest.approx((10 + top) / 2, abs=1e-9), n
+
+
+@pytest.mark.parametrize("round_", [False, True], ids=["box", "circle"])
+def test_two_riders_stacked_on_a_lift_rising_into_a_ceiling_are_crushed_once_the_room_is_under_both(make_world,
+                                                                                                      round_):
+    # The lift above, with two 20 px riders stacked on it: the room, (100 − 2n) − 10, is under
+    # their 40 px from n = 26. The upper one is pressed by the lower one, which the lift
+    # drives: both are in the vice, the lift's through the lower one's pin. While either would
+    # fit alone (room ≥ 20 px, up to n = 35), neither is put into a STATIC to make room for a
+    # body that can move: the lower one stays flush with the lift, the upper one with the
+    # ceiling, and the two overlap each other.
+    world = make_world(gravity=(0, G))
+    world.create_entity(Transform((-100, 0)), Collider((300, 10), type=STATIC))
+    world.create_entity(Transform((0, 100)), Collider((60, 10), type=STATIC), Physics(velocity=(0, -120)))
+    lower, upper = mover(world, 20, 80, 20, round_=round_), mover(world, 20, 60, 20, round_=round_)
+    crushed = listen(world)
+    for n in range(1, 36):
+        crushed.clear()
+        world.step(DT)
+        assert sorted(crushed) == ([lower, upper] if n >= 26 else []), n
+        if n >= 26:
+            assert position(world, lower).y + 20 == pytest.approx(100 - 2 * n), n
+            assert position(world, upper).y == pytest.approx(10), n
+
+
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "swept"])
+def test_a_row_of_boxes_a_static_pusher_drives_into_a_wall_is_crushed_once_the_room_is_under_the_row(continuous):
+    # No gravity. A wall's face at x = 0; three 10 px boxes touching end to end at x 20..50; a
+    # 10 × 40 STATIC pusher from x = 60 coming left at 120 px/s (2 px a step): its face at
+    # 60 − 2n meets the row at n = 5, and the row (e = 0) moves on at the pusher's speed, its
+    # front face at 30 − 2n, which meets the wall at n = 15. Until then nothing squeezes it; from
+    # n = 16 the room, 60 − 2n, is under the row's 30 px: the pusher drives the boxes through
+    # one another's pins into the wall, and each is crushed.
+    world = World(continuous=continuous)
+    wall(world, -20, -100, 20, 200)
+    world.create_entity(Transform((60, -15)), Collider((10, 40), type=STATIC), Physics(velocity=(-120, 0)))
+    row = [mover(world, 20 + 10 * k, 0, 10) for k in range(3)]
+    crushed = listen(world)
+    for n in range(1, 21):
+        crushed.clear()
+        world.step(DT)
+        assert sorted(crushed) == (row if n >= 16 else []), n
+        assert all(position(world, e).x >= -1e-9 for e in row), n  # (never pushed into the wall's far side)
+
+
+def steered_crowd(world: World, bodies: list[int], target: Vector2, speed: float) -> None:
+    """A game's own system, run before the physics each step: every body's velocity eased
+    toward ``speed`` px/s at ``target`` (a crowd chasing a point)."""
+
+    class Steer(esper.Processor):
+        def process(self, dt: float) -> None:
+            for e in bodies:
+                physics = world.component_for_entity(e, Physics)
+                collider = world.component_for_entity(e, Collider)
+                away = target - (position(world, e) + Vector2(collider.size) / 2)
+                if away.length_squared() > 1:
+                    physics.velocity.update(physics.velocity.lerp(away.normalize() * speed, 0.15))
+
+    world.add_system(Steer(), priority=400)
+
+
+@settings(max_examples=8)  # each runs a crowd of up to 30 bodies for 150 steps
+@given(round_=st.booleans(), count=st.integers(8, 30), speed=st.floats(40.0, 300.0), continuous=st.booleans())
+@example(round_=True, count=30, speed=100.0, continuous=True)
+def test_a_crowd_steered_into_a_corner_of_still_walls_is_never_crushed(round_, count, speed, continuous):
+    # Two still walls meet in a corner at (0, 0); a crowd of 20 px bodies on a 26 px grid is
+    # steered toward (10, 10) every step. Only a STATIC, with no finite mass, can squeeze: the
+    # bodies pressing on one another have finite masses and give way, and the corner leaves
+    # the crowd all the room it needs along both walls. Nothing is ever crushed, and no body is
+    # pushed through a wall (its centre stays on the room's side of both faces).
+    world = World(continuous=continuous)
+    wall(world, -50, -50, 50, 400)
+    wall(world, -50, -50, 400, 50)
+    bodies = [mover(world, 40 + (k % 6) * 26, 40 + (k // 6) * 26, 20, round_=round_) for k in range(count)]
+    steered_crowd(world, bodies, Vector2(10, 10), speed)
+    crushed = listen(world)
+    for _ in range(150):
+        world.step(DT)
+    assert crushed == []
+    assert all(min(position(world, e)) > -10 for e in bodies)
 
 
 @pytest.mark.parametrize("friction", [0.0, 0.5])

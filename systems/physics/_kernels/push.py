@@ -29,11 +29,11 @@ from .jit import helper as _helper
 from .jit import kernel as _kernel
 from .queue import _pop, _push
 from .piles import relax_pile
-from .settle import _bit, _dominant, _overlap_now, _permits, _push_share, _record, _settle, _velocity
+from .settle import _bit, _dominant, _driver, _overlap_now, _permits, _push_share, _record, _settle, _velocity
 from .shapes import _exit_distance, _is_triangle
 from .table import (
     CELL_SIZE, CRUSHED, CRUSHES, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED,
-    PINNER, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
+    PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
     TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _max, _min, _move, _now,
 )
 
@@ -172,26 +172,28 @@ def _holds(ints: Any, a: int, b: int, nx: float, ny: float) -> tuple[bool, bool]
 
 @_helper
 def _closing(body: Any, ints: Any, a: int, b: int, nx: float, ny: float) -> bool:
-    """Whether, for a pair that both hold still along (nx, ny) (a->b), what pushes the body
-    between and what pinned it close on each other (their velocities, px/s, along the push).
-    A body its own motion (gravity) carried into a corner of surfaces that stay apart (a
-    circle between a wall and a 45° ramp) is not squeezed: it can leave the way it came.
-    Still surfaces that face each other (pushes opposed within FACING) leave it no room either
-    way: a box in a slot narrower than itself is crushed. Where either is a body pinned in
-    turn, or what pinned it is not known, they are assumed to close."""
+    """Whether, for a pair that both hold still along (nx, ny) (a->b), the STATICs their pins
+    lead to (``_driver``: what drives the pusher, what pins the body between) close on each
+    other (their velocities, px/s, along the push). Only STATICs squeeze: a crowd its own
+    motion presses into a corner is bodies of finite mass, which give way, and a body its own
+    motion (gravity) carried into a corner of surfaces that stay apart (a circle between a
+    wall and a 45° ramp) can leave the way it came. Still surfaces that face each other
+    (pushes opposed within FACING) leave it no room either way: a box in a slot narrower than
+    itself is crushed."""
     axis, sign = _dominant(nx, ny)
     for row, pusher, px, py in ((b, a, nx, ny), (a, b, -nx, -ny)):
         if ints[row, FLAGS] & STATIC:
             continue
-        index = axis * 2 + ((1 if sign > 0 else 0) if row == b else (0 if sign > 0 else 1))  # (its direction bit)
-        pinner = ints[row, PINNER + index]
-        if not ints[row, PINNED] & (1 << index) or pinner < 0:
-            return True
+        toward = sign if row == b else -sign  # (the row's side away from the pusher)
+        index = axis * 2 + (1 if toward > 0 else 0)
+        anvil = _driver(ints, row, index)
+        driver = _driver(ints, pusher, axis * 2 + (0 if toward > 0 else 1))
+        if anvil < 0 or driver < 0:
+            continue
         ox, oy = body[row, PINNER_OFF + 2 * index], body[row, PINNER_OFF + 2 * index + 1]
-        vx, vy = _velocity(body, ints, pusher)
-        wx, wy = _velocity(body, ints, pinner)
-        if (not (ints[pusher, FLAGS] & ints[pinner, FLAGS] & STATIC) or 0.0 + px * ox + py * oy <= -FACING
-                or 0.0 + (vx - wx) * px + (vy - wy) * py > 0.0):
+        vx, vy = _velocity(body, ints, driver)
+        wx, wy = _velocity(body, ints, anvil)
+        if 0.0 + px * ox + py * oy <= -FACING or 0.0 + (vx - wx) * px + (vy - wy) * py > 0.0:
             return True
     return False
 

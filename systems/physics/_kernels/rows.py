@@ -28,7 +28,7 @@ from .cells import _candidates
 from .jit import helper as _helper
 from .settle import _bit, _held_axes, _material, _permits, _record
 from .table import (
-    CARRY_X, CARRY_Y, FLAGS, FRAME_X, FRAME_Y, IMPACTS, INV_MASS, NOT_BOX, PHYSICS, PINNED,
+    CARRY_X, CARRY_Y, FLAGS, FRAME_X, FRAME_Y, IMPACTS, INV_MASS, NOT_BOX, PHYSICS, PINNED, PINNER, PINNER_OFF,
     SHAPE, STATIC, SUPPORT, SUPPORTED, SUPPORTS, SWEEP_SLOP, TOUCHED, TOUCH_EPSILON, TRIGGER, VEL_X, _box_at, _max,
     _min,
 )
@@ -304,11 +304,15 @@ def _record_pair(body: Any, ints: Any, status: Any, contacts: Any, index: Any, f
 
 
 @_helper
-def _hold_against(body: Any, ints: Any, status: Any, row: int, axis: int, toward: float) -> None:
-    """Pin the row against what holds still on its
+def _hold_against(body: Any, ints: Any, status: Any, row: int, stop: int, axis: int, toward: float) -> None:
+    """Pin the row against ``stop``, which holds still on its
     ``toward`` side (+1 or -1) along ``axis``, noted at rest there."""
     bit = _bit(axis, toward)
+    index = axis * 2 + (1 if toward > 0 else 0)
     ints[row, PINNED] |= bit
+    ints[row, PINNER + index] = stop
+    body[row, PINNER_OFF + 2 * index] = -toward if axis == 0 else 0.0
+    body[row, PINNER_OFF + 2 * index + 1] = -toward if axis == 1 else 0.0
     ints[row, SUPPORTED] |= bit
     body[row, SUPPORT + axis * 2 + (1 if toward > 0 else 0)] = _speed(body, ints, row, axis) * toward
     status[SUPPORTS] += 1
@@ -356,4 +360,4 @@ def settle_row(body: Any, ints: Any, status: Any, contacts: Any, index: Any, wor
         if stop >= 0:
             for place in range(first, first + count):
                 if floats[place, SPEED_AFTER] == _speed(body, ints, stop, axis):
-                    _hold_against(body, ints, status, ints_w[place, CHAIN], axis, toward)
+                    _hold_against(body, ints, status, ints_w[place, CHAIN], stop, axis, toward)

@@ -114,6 +114,22 @@ def _bit(axis: int, sign: float) -> int:
 
 
 @_helper
+def _driver(ints: Any, row: int, index: int) -> int:
+    """The STATIC that holds ``row`` still toward direction ``index`` (``_bit``'s exponent):
+    the row itself if STATIC, else the end of its chain of pinners that way (the body that
+    pinned it, the one that pinned that one...); -1 when the chain ends at a body not pinned
+    that way, or loops (pins set at different moments of a step may point at each other).
+    Only a STATIC can squeeze: a body pinned against one holds still but drives nothing."""
+    for _ in range(ints.shape[0]):
+        if ints[row, FLAGS] & STATIC:
+            return row
+        if not ints[row, PINNED] & (1 << index) or ints[row, PINNER + index] < 0:
+            return -1
+        row = ints[row, PINNER + index]
+    return -1
+
+
+@_helper
 def _dominant(nx: float, ny: float) -> tuple[int, float]:
     """The normal's dominant axis (y at 45°) and its sign there."""
     axis = 0 if abs(nx) > abs(ny) else 1

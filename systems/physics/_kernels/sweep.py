@@ -66,7 +66,7 @@ from .cells import (
 from .push import push_buffers
 from .queue import _pop, _push
 from .settle import (
-    _bit, _contact_velocities, _dominant, _exchange, _held_axes, _material, _permits, _record, _rest_speed, _settle,
+    _bit, _contact_velocities, _dominant, _driver, _exchange, _held_axes, _material, _permits, _record, _rest_speed, _settle,
 )
 
 __all__ = ["KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
@@ -198,19 +198,23 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
     """The STATIC beyond (the anvil's row; -1 for none) if, at step fraction
     ``time``, a row of the pair that is not STATIC is pushed by one that holds
     still (``held_a``/``held_b``: a STATIC, or a body pinned against one) into
-    a STATIC on its far side, touching it (within SWEEP_SLOP), while the two
-    close on each other: pressed between them. A body pinned earlier in the step and since
-    bounced away (a ball rattling in a slot) is not, nor one that its own
-    motion (gravity, its velocity) carries into a corner of surfaces that
-    stay apart (a box come to rest between a wall and a ramp): it could
-    leave the way it came, so nothing squeezes it."""
-    for row, pusher, push_x, push_y, pusher_holds in ((a, b, -nx, -ny, held_b), (b, a, nx, ny, held_a)):
+    a STATIC on its far side, touching it (within SWEEP_SLOP), while the STATIC
+    that drives the pusher (itself, or the one its pins lead to: ``_driver``) and
+    the anvil close on each other: pressed between them. Only STATICs squeeze:
+    a body's own motion (gravity, its velocity, a crowd steered into a corner)
+    meets bodies of finite mass, which give way. A body pinned earlier in the
+    step and since bounced away (a ball rattling in a slot) is not pressed, nor
+    one carried into a corner of surfaces that stay apart (a box come to rest
+    between a wall and a ramp): it could leave the way it came."""
+    if not status[MOVING_STATICS]:  # (still STATICs close on nothing)
+        return -1
+    axis, sign = _dominant(nx, ny)
+    for row, pusher, push_x, push_y, pusher_holds, behind in ((a, b, -nx, -ny, held_b, sign),
+                                                             (b, a, nx, ny, held_a, -sign)):
         if ints[row, FLAGS] & STATIC or not pusher_holds:
             continue
-        # While every STATIC holds still (exactly zero motion), an anvil closes on the pusher
-        # only as the pusher moves along the push (the closing below, term for term): a body
-        # resting on a floor needs no search.
-        if not status[MOVING_STATICS] and not body[pusher, MOTION_X] * push_x + body[pusher, MOTION_Y] * push_y > 0.0:
+        driver = _driver(ints, pusher, axis * 2 + (1 if behind > 0 else 0))
+        if driver < 0:
             continue
         x, y, w, h = _box_at(body, row, time)
         reach = (x + push_x * SWEEP_SLOP, y + push_y * SWEEP_SLOP, w, h)
@@ -222,10 +226,10 @@ def _squeezed(body: Any, ints: Any, grid: Any, links: Any, status: Any, a: int, 
             pressed, px, py, depth, entry, surface = overlap(reach, ints[row, SHAPE], before,
                                                              _box_at(body, other, time), ints[other, SHAPE],
                                                              _box_at(body, other, 0.0), 0.0, 1.0)
-            # Pusher and anvil (the STATIC beyond) closing along the push: where they don't, they
-            # leave the body the room it has. Still bodies have exactly zero motion, so any closing counts.
-            closing = ((body[pusher, MOTION_X] - body[other, MOTION_X]) * push_x
-                       + (body[pusher, MOTION_Y] - body[other, MOTION_Y]) * push_y)
+            # Driver and anvil closing along the push: where they don't, they leave the body the
+            # room it has. Still STATICs have exactly zero motion, so any closing counts.
+            closing = ((body[driver, MOTION_X] - body[other, MOTION_X]) * push_x
+                       + (body[driver, MOTION_Y] - body[other, MOTION_Y]) * push_y)
             if pressed and 0.0 + px * push_x + py * push_y > 0.5 and closing > 0.0:
                 return int(other)
     return -1
