@@ -232,6 +232,24 @@ def test_a_pile_spawned_on_one_spot_spreads_out_with_bounded_work(make_world):
     assert all(Vector2(p).distance_to((1000, 1000)) < 200 for p in boxes)
 
 
+@pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "swept"])
+def test_three_discs_spawned_a_hair_inside_each_other_end_touching_not_flung_apart(continuous):
+    # Three 20 px discs spawned with centres 19.5 px apart, each 0.5 px inside the other two:
+    # a pile. Its passes push each pair apart past flush by no more than the pair's depth, so
+    # every two end touching or at most that much beyond it (20 to 20 + 2 · 0.5 px between
+    # centres), not a quarter of their size apart (the old gap, 5 px, put them 27.75 px
+    # apart). Nothing else acts: they stay so.
+    world = World(continuous=continuous)
+    spacing = 19.5
+    discs = [world.create_entity(Transform((x, y)), Collider((20, 20), shape=Shape.CIRCLE), Physics())
+             for x, y in ((0, 0), (spacing, 0), (spacing / 2, spacing * math.sqrt(3) / 2))]
+    for _ in range(3):
+        world.step(DT)
+        for i, a in enumerate(discs):
+            for b in discs[i + 1:]:
+                assert 20 - 0.01 <= position(world, a).distance_to(position(world, b)) <= 20 + 2 * (20 - spacing)
+
+
 def test_a_pile_that_uses_up_its_re_tests_leaves_no_body_inside_a_wall():
     # 120 crates (10 px) spawned overlapping in a well 63 px wide between walls of separate
     # 16 px tiles, under gravity. Push-out re-tests a pushed body's partners within a budget

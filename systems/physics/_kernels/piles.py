@@ -6,7 +6,8 @@ ordinary push-out, which resolves it exactly). One after another, exact pushes j
 pile: equal boxes creep toward a perfect packing over hundreds of steps while the overlaps
 only move around. So the pile is relaxed first by a few Jacobi passes (as in position-based
 dynamics): every overlapping pair with a pile body is pushed apart at once, each body by the
-sum of its shares, a little past flush, and a body moved joins the pile for the next pass.
+sum of its shares, past flush by as much as the pair was inside each other (up to PILE_GAP
+of the smaller one's size), and a body moved joins the pile for the next pass.
 The pile expands under its own pressure, several layers a step. A body with a STATIC within
 its own size is not moved by the passes (its partners take the whole push); every other body
 moves at most its own size in all, so pile pressure never drives a body into or through a
@@ -28,8 +29,9 @@ from .table import (
 
 __all__ = ["PILE_GAP", "PILE_PASSES", "PILE_WORK", "relax_pile"]
 
-#: Pairs of a pile are pushed apart this fraction of the smaller body's size beyond flush,
-#: which unjams the packing.
+#: Pairs of a pile are pushed apart beyond flush by their depth, at most this fraction of the
+#: smaller body's size, which unjams the packing; a pair barely inside each other (three discs
+#: spawned a hair apart) is not flung a quarter of its size apart.
 PILE_GAP = 0.25
 
 #: Jacobi passes per step, and the pair tests they may make in all: a pile of thousands takes
@@ -127,7 +129,7 @@ def _pile_pass(body: Any, ints: Any, grid: Any, status: Any, filters: Any, ties:
             continue
         share = _push_share(body, ints, a, b, fixed_a, fixed_b)
         box_a, box_b = _now(body, a), _now(body, b)
-        gap = PILE_GAP * _min(_min(_min(box_a[2], box_a[3]), box_b[2]), box_b[3])
+        gap = _min(PILE_GAP * _min(_min(_min(box_a[2], box_a[3]), box_b[2]), box_b[3]), depth)
         reach = depth + gap
         px, py = nx * reach, ny * reach
         for row, mx, my, fixed in ((a, px * -share, py * -share, fixed_a),

@@ -28,12 +28,12 @@ from .cells import _candidates_within, _partners, _slot
 from .jit import helper as _helper
 from .jit import kernel as _kernel
 from .queue import _pop, _push
-from .piles import relax_pile
+from .piles import HAS_TOTAL, relax_pile
 from .settle import _bit, _dominant, _driver, _overlap_now, _permits, _push_share, _record, _settle, _velocity
-from .shapes import _exit_distance, _is_triangle
+from .shapes import _exit_distance, _is_triangle, overlap
 from .table import (
-    CELL_SIZE, CRUSHED, CRUSHES, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, ORIGIN_X, ORIGIN_Y, OVERFLOW, PHYSICS, PINNED,
-    PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
+    CELL_SIZE, CRUSHED, CRUSHES, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, NOT_BOX, ORIGIN_X, ORIGIN_Y, OVERFLOW,
+    PHYSICS, PINNED, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
     TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _max, _min, _move, _now,
 )
 
@@ -460,6 +460,22 @@ def push_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
             np.empty((2 * capacity, 2), np.int64), pile, np.zeros(1), crushing, np.zeros(rows, np.int64))
 
 
+@_helper
+def _inside_at_start(body: Any, ints: Any, a: int, b: int) -> bool:
+    """Whether rows a and b were inside each other by more than RESOLVE_SLOP when the step
+    began: a pile's link. Two boxes are measured by their boxes, other shapes by their shapes:
+    two discs resting against each other on a slant have boxes that overlap, and are no pile."""
+    before_a, before_b = _box_at(body, a, 0.0), _box_at(body, b, 0.0)
+    if (_axis_overlap(before_a[0], before_a[2], before_b[0], before_b[2]) <= RESOLVE_SLOP
+            or _axis_overlap(before_a[1], before_a[3], before_b[1], before_b[3]) <= RESOLVE_SLOP):
+        return False
+    if not (ints[a, FLAGS] | ints[b, FLAGS]) & NOT_BOX:
+        return True
+    inside, nx, ny, depth, entry, surface = overlap(before_a, ints[a, SHAPE], before_a, before_b, ints[b, SHAPE],
+                                                    before_b, 0.0, 1.0)
+    return inside and depth > RESOLVE_SLOP
+
+
 @_kernel
 def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: Any, status: Any,
              buffers: Any) -> Any:
@@ -481,9 +497,7 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
         a, b = pairs[k, 0], pairs[k, 1]
         if (ints[a, FLAGS] | ints[b, FLAGS]) & (STATIC | TRIGGER):
             continue
-        before_a, before_b = _box_at(body, a, 0.0), _box_at(body, b, 0.0)
-        if (_axis_overlap(before_a[0], before_a[2], before_b[0], before_b[2]) > RESOLVE_SLOP
-                and _axis_overlap(before_a[1], before_a[3], before_b[1], before_b[3]) > RESOLVE_SLOP):
+        if _inside_at_start(body, ints, a, b):
             tested[count, 0], tested[count, 1] = a, b
             count += 1
     piled = relax_pile(body, ints, grid, status, filters, contacts, index, ties, pairs, tested, count, settled, pile,
@@ -505,6 +519,14 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
         tested[count, 0], tested[count, 1] = a, b
         count += 1
     queued = _first_queue(body, ints, status, queue, filters, contacts, index, ties, tested, count)
+    # The pile's passes moved bodies off their paths, maybe into bodies they were not paired
+    # with: each is re-tested, within a budget of its own so that push-out keeps all of its.
+    if piled:
+        spread = RETEST_FLOOR
+        for row in range(body.shape[0]):
+            if pile[1][row, HAS_TOTAL]:
+                spread = _retest(body, ints, grid, links, status, queue, ties, row, spread + RETEST_BUDGET,
+                                 step[CELL_SIZE], marks, out)
     rounds[:, 2] = EMPTY
     status[ROUNDS] = 0
     _resolve_queue(body, ints, grid, links, status, queue, filters, contacts, index, ties, rounds, squeezes,
