@@ -8,6 +8,8 @@ normal's dominant axis, y at 45°):
 - PINNED: directions a body may no longer be *pushed* this step, because it was pushed off
   something that holds still that way (a STATIC, or a body itself pinned). A box pushed out
   of the floor is not pushed back into it by the box landing on it, so stacks don't sink.
+  PINNER keeps who pinned it, each way: the chain leads to the STATIC that holds it (``_driver``),
+  and only STATICs squeeze (the sweep's and push-out's crushing).
 - SUPPORTED: directions in which a body came to *rest* against such a support, with its
   velocity that way at that moment (SUPPORT). Along the normal of a later contact it counts
   as an infinite mass on that axis only (a box at rest on the floor stops the box landing on
