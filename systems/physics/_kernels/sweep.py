@@ -494,6 +494,9 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
         return
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
         return
+    flags_a, flags_b = ints[a, FLAGS], ints[b, FLAGS]
+    if (flags_a | flags_b) & CRUSHED and flags_a & (STATIC | CRUSHED) and flags_b & (STATIC | CRUSHED):
+        return  # a body crushed this step is left in its vice: the crush stage puts it between the two
     if not _permits(body, ints, status, filters, a, b, nx, ny):
         return  # a one-way face from behind, or a filter lets them pass
     since_a, since_b = body[a, START], body[b, START]
