@@ -13,6 +13,7 @@ from __future__ import annotations
 __all__ = [
     "MAX_ACCELERATION",
     "MAX_COORDINATE",
+    "MAX_DAMPING",
     "MAX_ELASTICITY",
     "MAX_FONT_SIZE",
     "MAX_FRAME_DURATION",
@@ -54,6 +55,10 @@ MAX_ACCELERATION = 1e9
 
 #: Multiplier of gravity per body, within ±1e3.
 MAX_GRAVITY_SCALE = 1e3
+
+#: 1/s. A body's linear damping lies in [0, 1e6]: at 1e6 a step of 1/60 s keeps 1/16,668 of
+#: the speed, so more would only stop it sooner.
+MAX_DAMPING = 1e6
 
 #: Masses lie in [1e-6, 1e6] (any unit: only ratios between bodies matter,
 #: and 1e12 to 1 is more than any game needs).

@@ -55,6 +55,12 @@ class Physics(Validated):
       which Movement clamps the velocity to at the start of each step. An
       impact later in the step can leave the body faster until the next
       step clamps it again.
+    - ``damping``: 1/s, 0 to 1e6: linear damping, as Box2D's. Each step,
+      after gravity, Movement multiplies the velocity by 1 / (1 + damping·dt),
+      the stable (Padé) form of v·e^(−damping·t): air drag, a puck's or a
+      rolling ball's slowing on a table seen from above. A body falling
+      under gravity g tends to the terminal speed g / damping. 0 (the
+      default) never slows it. A STATIC is not damped.
     - ``ground_snap``: px, >= 0. A body that had ground below it last step
       and is not leaving it (a jump) is moved down by up to this much onto
       the ground at the end of the step: it walks down ramps and off their
@@ -70,6 +76,7 @@ class Physics(Validated):
     gravity_scale: float = 1.0
     max_speed: float | None = None
     ground_snap: float = 0.0
+    damping: float = 0.0
 
     _checks: ClassVar[dict[str, Check]] = {
         "velocity": vector_within(limits.MAX_SPEED, " px/s"),
@@ -79,9 +86,10 @@ class Physics(Validated):
         "gravity_scale": number_in(-limits.MAX_GRAVITY_SCALE, limits.MAX_GRAVITY_SCALE),
         "max_speed": _speed_cap,
         "ground_snap": number_in(0.0, limits.MAX_SIZE, " px"),
+        "damping": number_in(0.0, limits.MAX_DAMPING, " 1/s"),
     }
 
     if TYPE_CHECKING:  # the dataclass's __init__ as type checkers should see it: a pair is converted
         def __init__(self, velocity: VectorLike = ..., mass: float = ..., elasticity: float = ...,
                      friction: float = ..., gravity_scale: float = ..., max_speed: float | None = ...,
-                     ground_snap: float = ...) -> None: ...
+                     ground_snap: float = ..., damping: float = ...) -> None: ...

@@ -1,8 +1,8 @@
-"""Movement alone: semi-implicit Euler with gravity, gravity scales and speed caps, to the bit.
+"""Movement alone: semi-implicit Euler with gravity, gravity scales, damping and speed caps, to the bit.
 
 Each body must come out exactly as the rule in MovementSystem's docstring computes it, one
 body at a time with Python floats and pygame's Vector2: v += g·dt·scale (not for a STATIC),
-the speed clamped by ``scale_to_length`` to the body's cap and to the world's, then
+v *= 1 / (1 + damping·dt) (Box2D's linear damping; not for a STATIC), the speed clamped by ``scale_to_length`` to the body's cap and to the world's, then
 x += v·dt, with the previous position kept. Movement runs the rule
 (``systems.physics._kernels.motion``) in one compiled call over every body where the kernels
 are compiled, and from Python body by body where they are not: CI runs this in both modes.
@@ -31,6 +31,7 @@ body = st.fixed_dictionaries({
     "velocity": st.tuples(speeds, speeds),
     "gravity_scale": st.sampled_from([1.0, 0.0, 0.5, -2.0, 3.25]),
     "max_speed": st.one_of(st.none(), st.floats(1.0, 5e3)),
+    "damping": st.sampled_from([0.0, 0.5, 3.0, 1e6]),
     "static": st.booleans(),
 })
 
@@ -46,6 +47,11 @@ def expected(spec: dict[str, object], gravity: tuple[float, float], dt: float) -
     assert isinstance(scale, float)
     if (gravity[0] or gravity[1]) and scale and not spec["static"]:
         velocity = Vector2(velocity.x + gravity[0] * dt * scale, velocity.y + gravity[1] * dt * scale)
+    damping = spec["damping"]
+    assert isinstance(damping, float)
+    if damping and not spec["static"]:
+        keep = 1.0 / (1.0 + damping * dt)
+        velocity = Vector2(velocity.x * keep, velocity.y * keep)
     cap = spec["max_speed"]
     if isinstance(cap, float) and velocity.length_squared() > cap * cap:
         velocity.scale_to_length(cap)
@@ -67,7 +73,7 @@ def check(bodies: list[dict[str, object]], gravity: tuple[float, float], dt: flo
         entities.append(world.create_entity(
             Transform(spec["position"]), Collider((4, 4), type=kind),  # type: ignore[arg-type]
             Physics(spec["velocity"], gravity_scale=spec["gravity_scale"],  # type: ignore[arg-type]
-                    max_speed=spec["max_speed"])))  # type: ignore[arg-type]
+                    max_speed=spec["max_speed"], damping=spec["damping"])))  # type: ignore[arg-type]
     world.movement.process(dt)
     for entity, spec in zip(entities, bodies):
         transform, physics = world.component_for_entity(entity, Transform), world.component_for_entity(entity, Physics)
@@ -135,3 +141,41 @@ def test_a_speed_far_below_pygames_epsilon_is_clamped_to_a_tinier_cap() -> None:
     assert math.isclose(velocity.x, 0.6e-8, rel_tol=1e-12) and math.isclose(velocity.y, 0.8e-8, rel_tol=1e-12)
     world.close()
 
+
+
+def test_a_damped_puck_slides_v0_over_damping_in_all_and_a_falling_body_tends_to_g_over_damping() -> None:
+    # Movement's damping, v ← v / (1 + c·dt) each step (c in 1/s), is the Padé form of
+    # dv/dt = −c·v. After n steps v = v0·r^n with r = 1/(1 + c·dt), and the distance is
+    # dt·v0·(r + r² + … + r^n) = (v0 / c)·(1 − r^n): in all, v0 / c, as the ODE's own
+    # ∫ v0·e^(−c·t) dt. Under gravity g the speed's fixed point solves v = (v + g·dt)·r:
+    # v = g / c, the terminal speed of linear drag. A STATIC is not damped.
+    dt, c = 1 / 60, 2.0
+    world = World(gravity=(0, 0))
+    puck = world.create_entity(Transform((0, 0)), Collider((10, 10)), Physics((300.0, 0.0), damping=c))
+    platform = world.create_entity(Transform((0, 100)), Collider((40, 10), type=ColliderType.STATIC),
+                                   Physics((50.0, 0.0), damping=c))
+    r = 1 / (1 + c * dt)
+    for n in range(1, 601):
+        world.movement.process(dt)
+        assert world.component_for_entity(puck, Physics).velocity.x == pytest.approx(300 * r ** n, rel=1e-12)
+        assert world.component_for_entity(puck, Transform).position.x == pytest.approx(300 / c * (1 - r ** n),
+                                                                                       rel=1e-12)
+    assert world.component_for_entity(puck, Transform).position.x == pytest.approx(300 / c, abs=1e-3)
+    assert world.component_for_entity(platform, Physics).velocity == Vector2(50, 0)
+    world.close()
+    world = World(gravity=(0, 980))
+    stone = world.create_entity(Transform((0, 0)), Collider((10, 10)), Physics(damping=4.0))
+    for _ in range(1200):
+        world.movement.process(dt)
+    assert world.component_for_entity(stone, Physics).velocity.y == pytest.approx(980 / 4.0, rel=1e-9)
+    world.close()
+
+
+@pytest.mark.parametrize("value", [-0.1, math.nan, math.inf, 2e6, "1"])
+def test_a_damping_out_of_range_is_refused_naming_the_field(value: object) -> None:
+    with pytest.raises((ValueError, TypeError), match="damping"):
+        Physics(damping=value)  # type: ignore[arg-type]
+    physics = Physics()
+    with pytest.raises((ValueError, TypeError), match="damping"):
+        physics.damping = value  # type: ignore[assignment]
+    assert physics.damping == 0.0

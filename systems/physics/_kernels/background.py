@@ -118,7 +118,8 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_COORDINATES, (ids, storage.HEADER, ids)),
         (_GATHER, (ids, boxes[:, :2].copy())),
         (_SCATTER, (ids, ids, boxes[:, :2].copy())),
-        (_MOVE_BODIES, (ids, ids, ids, boxes[:, 0].copy(), boxes[:, 0].copy(), True, 0.0, 0.0, 1.0, 1.0)),
+        (_MOVE_BODIES, (ids, ids, ids, boxes[:, 0].copy(), boxes[:, 0].copy(), boxes[:, 0].copy(), True, 0.0, 0.0,
+                        1.0, 1.0)),
         (_DIFFERING, (np.zeros((1, 4), np.int64), np.zeros((1, 8)), ids)),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]

@@ -6,7 +6,7 @@ in place, for ``storage.FEW`` bodies or more; for fewer (a compiled call's fixed
 game whose drawing leaves the caches cold, is more than the loop's), and wherever the kernels
 don't run (``ECS_ARCADE_JIT=0``, a Game's first run while they compile, a pygame laid out
 otherwise), ``advance`` runs from Python for each body. What the rule reads besides the
-vectors (each body's gravity scale, speed cap and whether its collider is STATIC) changes only
+vectors (each body's gravity scale, damping, speed cap and whether its collider is STATIC) changes only
 by assignment, so it is read into ``Movers`` once and kept (``systems.physics._bodies.kept``).
 """
 
@@ -41,16 +41,18 @@ Listed = list[tuple[int, Any]]
 @dataclass(frozen=True, slots=True)
 class Movers:
     """What the rule reads for each body with a Transform and a Physics, in entity order:
-    the vectors it reads and writes, each gravity scale (0.0 for a
-    STATIC collider, which gravity doesn't move) and each speed cap (px/s, ``math.inf`` for
-    none), as lists for Python and as arrays for the kernel."""
+    the vectors it reads and writes, each gravity scale and damping (0.0 for a STATIC
+    collider, which neither gravity nor damping moves) and each speed cap (px/s, ``math.inf``
+    for none), as lists for Python and as arrays for the kernel."""
 
     positions: VectorList
     previous: VectorList
     velocities: VectorList
     scales: list[float]
+    dampings: list[float]
     caps: list[float]
     scale_array: np.ndarray
+    damping_array: np.ndarray
     cap_array: np.ndarray
 
     @classmethod
@@ -61,9 +63,11 @@ class Movers:
         shaped = dict(colliders)
         static = [collider is not None and collider.type is _STATIC for collider in map(shaped.get, entities)]
         scales = [0.0 if fixed else body.gravity_scale for fixed, body in zip(static, bodies)]
+        dampings = [0.0 if fixed else body.damping for fixed, body in zip(static, bodies)]
         caps = [math.inf if body.max_speed is None else body.max_speed for body in bodies]
         return cls(VectorList(map(_POSITION, places)), VectorList(map(_PREVIOUS, places)),
-                   VectorList(map(_VELOCITY, bodies)), scales, caps, np.array(scales, float), np.array(caps, float))
+                   VectorList(map(_VELOCITY, bodies)), scales, dampings, caps, np.array(scales, float),
+                   np.array(dampings, float), np.array(caps, float))
 
 
 _POSITION, _PREVIOUS, _VELOCITY = attrgetter("position"), attrgetter("previous_position"), attrgetter("velocity")
@@ -90,8 +94,8 @@ class Move:
             kernels = kernels or background.kernels()
             located = _located(movers, kernels)
             if located is not None and kernels.move_bodies is not None:
-                kernels.move_bodies(*located, movers.scale_array, movers.cap_array, pulled, gx, gy,
-                                    limits.MAX_SPEED, float(dt))
+                kernels.move_bodies(*located, movers.scale_array, movers.damping_array, movers.cap_array, pulled,
+                                    gx, gy, limits.MAX_SPEED, float(dt))
                 return
         _move_each(movers, pulled, gx, gy, dt)
 
@@ -113,11 +117,12 @@ def _located(movers: Movers, kernels: Kernels) -> list[np.ndarray] | None:
 def _move_each(movers: Movers, pulled: bool, gx: float, gy: float, dt: float) -> None:
     """The rule from Python, body by body, in the kernel's order of reads and writes."""
     advance, cap_all = _advance, limits.MAX_SPEED
-    for position, previous, velocity, scale, cap in zip(movers.positions, movers.previous, movers.velocities,
-                                                        movers.scales, movers.caps):
+    for position, previous, velocity, scale, damping, cap in zip(movers.positions, movers.previous,
+                                                                 movers.velocities, movers.scales, movers.dampings,
+                                                                 movers.caps):
         previous[:] = position
-        x, y, vx, vy = advance(position[0], position[1], velocity[0], velocity[1], pulled, gx, gy, scale, cap,
-                               cap_all, dt)
+        x, y, vx, vy = advance(position[0], position[1], velocity[0], velocity[1], pulled, gx, gy, scale, damping,
+                               cap, cap_all, dt)
         velocity[0] = vx  # (by index: a third of ``update``'s cost)
         velocity[1] = vy
         position[0] = x

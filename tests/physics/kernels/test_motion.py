@@ -31,8 +31,8 @@ compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="the kernels are not
 places = st.one_of(st.floats(-1e4, 1e4), st.sampled_from([0.0, -0.0]))
 speeds = st.one_of(st.floats(-1e4, 1e4), st.floats(-limits.MAX_SPEED, limits.MAX_SPEED), st.sampled_from([0.0, -0.0]))
 caps = st.one_of(st.just(math.inf), st.floats(1e-9, 3e3), st.floats(1.0, limits.MAX_SPEED))
-bodies = st.lists(st.tuples(places, places, speeds, speeds, st.sampled_from([0.0, 1.0, -2.5]), caps), min_size=1,
-                  max_size=40)
+bodies = st.lists(st.tuples(places, places, speeds, speeds, st.sampled_from([0.0, 1.0, -2.5]), caps,
+                            st.sampled_from([0.0, 0.25, 4.0])), min_size=1, max_size=40)
 pulls = st.sampled_from([0.0, -0.0, 15.0, -5.0, 1e6])
 
 
@@ -68,10 +68,11 @@ def test_the_kernel_writes_what_the_rule_gives_each_body_from_python(specs: list
         pytest.skip("pygame keeps its vectors otherwise here (storage.layout_holds): no kernel to compare")
     positions, previous, velocities = lists(specs)
     scales, caps = np.array([spec[4] for spec in specs]), np.array([spec[5] for spec in specs])
+    dampings = np.array([spec[6] for spec in specs])
     located = [coordinates(vectors) for vectors in (positions, previous, velocities)]
-    kernels.move_bodies(*located, scales, caps, pulled, gx, gy, limits.MAX_SPEED, dt)
-    expected = [rule(x, y, vx, vy, pulled, gx, gy, scale, cap, limits.MAX_SPEED, dt)
-                for x, y, vx, vy, scale, cap in specs]
+    kernels.move_bodies(*located, scales, dampings, caps, pulled, gx, gy, limits.MAX_SPEED, dt)
+    expected = [rule(x, y, vx, vy, pulled, gx, gy, scale, damping, cap, limits.MAX_SPEED, dt)
+                for x, y, vx, vy, scale, cap, damping in specs]
     assert bits(positions) == bits([Vector2(x, y) for x, y, _, _ in expected])
     assert bits(velocities) == bits([Vector2(vx, vy) for _, _, vx, vy in expected])
     assert bits(previous) == bits([Vector2(x, y) for x, y, *_ in specs])
@@ -84,7 +85,7 @@ def copies() -> list[ModuleType]:
     return [importlib.import_module(f"{NAME}.motion") if jit.COMPILED else motion] + ([motion] if jit.COMPILED else [])
 
 
-@pytest.mark.parametrize("short", ["previous", "velocities", "scales", "caps"])
+@pytest.mark.parametrize("short", ["previous", "velocities", "scales", "dampings", "caps"])
 def test_arrays_of_other_lengths_are_refused_before_anything_is_written(short: str) -> None:
     # By address: a shorter array would send the loop past its end, into other memory.
     if not kernel_storage.layout_holds():
@@ -93,7 +94,7 @@ def test_arrays_of_other_lengths_are_refused_before_anything_is_written(short: s
         positions, previous, velocities = lists([(1.0, 2.0, 3.0, 4.0), (5.0, 6.0, 7.0, 8.0)])
         arrays = {"positions": coordinates(positions), "previous": coordinates(previous),
                   "velocities": coordinates(velocities)}
-        arrays |= {"scales": np.ones(2), "caps": np.full(2, math.inf)}
+        arrays |= {"scales": np.ones(2), "dampings": np.zeros(2), "caps": np.full(2, math.inf)}
         arrays[short] = arrays[short][:1]
         with pytest.raises(ValueError, match="one position"):
             module.move_bodies(*arrays.values(), True, 0.0, 10.0, limits.MAX_SPEED, 0.5)
@@ -113,8 +114,11 @@ def test_the_rule_calls_no_other_kernel_function() -> None:
 def test_the_rule_from_python_is_semi_implicit_euler_with_the_cap() -> None:
     # One body at 300 px/s falling under 600 px/s² for 0.5 s: v = 300 + 300, then x += v·dt.
     advance = move._advance
-    assert advance(0.0, 10.0, 0.0, 300.0, True, 0.0, 300.0, 1.0, math.inf, limits.MAX_SPEED, 0.5) == (
+    assert advance(0.0, 10.0, 0.0, 300.0, True, 0.0, 300.0, 1.0, 0.0, math.inf, limits.MAX_SPEED, 0.5) == (
         0.0, 10.0 + 600.0 * 0.5, 0.0, 600.0)
+    # Damped by 2/s over 0.5 s after gravity: 600 px/s times 1 / (1 + 2·0.5) = 300 px/s.
+    assert advance(0.0, 10.0, 0.0, 300.0, True, 0.0, 300.0, 1.0, 2.0, math.inf, limits.MAX_SPEED, 0.5) == (
+        0.0, 10.0 + 300.0 * 0.5, 0.0, 300.0)
     # Capped at 500 px/s along its 3-4-5 velocity, then moved by it.
-    assert advance(0.0, 0.0, 600.0, 800.0, False, 0.0, 0.0, 1.0, 500.0, limits.MAX_SPEED, 1.0) == (
+    assert advance(0.0, 0.0, 600.0, 800.0, False, 0.0, 0.0, 1.0, 0.0, 500.0, limits.MAX_SPEED, 1.0) == (
         300.0, 400.0, 300.0, 400.0)
