@@ -9,7 +9,7 @@ from pygame import Vector2
 
 from components import Collider, Physics, Transform
 from systems.physics._shapes.geometry import Box, axis_overlap
-from systems.physics._solver.riders import STANDING_REACH, platform_frame
+from systems.physics._solver.riders import STANDING_REACH, Rides, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
 from systems.physics._stages.move import Move
 from systems._world import WorldLike
@@ -29,6 +29,36 @@ def _standing(rider: Transform, rider_collider: Collider | None, platform: Trans
         return False
     mine, theirs = _start_box(rider, rider_collider), _start_box(platform, platform_collider)
     return all(axis_overlap(mine, theirs, axis) >= -STANDING_REACH for axis in (0, 1))
+
+
+class _Standing:
+    """``standing(row)``: whether the row's rider is where its platform carries it: standing on
+    what it rests on (``_standing``), and that, when it is a body between, carried in turn."""
+
+    def __init__(self, rides: Rides, riders: list[int], transforms: dict[int, Transform],
+                 colliders: dict[int, Collider]) -> None:
+        self._rides, self._riders, self._transforms, self._colliders = rides, riders, transforms, colliders
+        self._rows = {rider: row for row, rider in enumerate(riders)} if len(rides.supports) else {}
+        self._known: dict[int, bool] = {}
+
+    def __call__(self, row: int) -> bool:
+        walked: list[int] = []  # rows whose answer is the one below's: a stack is walked down, not recursed
+        answer = self._known.get(row)
+        while answer is None:
+            walked.append(row)
+            rider, support = self._riders[row], self._rides.support(row)
+            below = self._transforms.get(support)
+            if below is None or not _standing(self._transforms[rider], self._colliders.get(rider), below,
+                                              self._colliders.get(support)):
+                answer = False
+            elif support == int(self._rides.platforms[row]):
+                answer = True
+            else:
+                row = self._rows.get(support, -1)
+                answer = False if row < 0 or row in walked else self._known.get(row)
+        for each in walked:
+            self._known[each] = answer
+        return answer
 
 
 def _start_box(transform: Transform, collider: Collider) -> Box:
@@ -108,13 +138,14 @@ class MovementSystem(esper.Processor):
         if not moving:
             return
         riders, normals = rides.riders.tolist(), rides.normals.tolist()
+        standing = _Standing(rides, riders, transforms, colliders)
         for row, platform in enumerate(platforms):
             motion, rider = moving.get(platform), transforms.get(riders[row])
             if motion is None or rider is None:
                 continue
             (dx, dy, vx, vy), (nx, ny) = motion, normals[row]
             frame = platform_frame(nx, ny, vx, vy)
-            if not _standing(rider, colliders.get(riders[row]), transforms[platform], colliders.get(platform)):
+            if not standing(row):
                 # Not carried; its velocity is still relative to the platform's, and it gets
                 # the frame back as it leaves, this step (as a jump off the platform would).
                 rides.carried[row] = (0.0, 0.0, *frame)

@@ -232,6 +232,46 @@ def test_a_rider_stays_on_its_platform_whatever_the_platform_does(make_world, na
         assert world.component_for_entity(rider, Touching).down, f"step {step}"
 
 
+@pytest.mark.parametrize("name", list(LIFTS))
+def test_a_stack_of_riders_stays_on_its_platform_whatever_the_platform_does(make_world, name):
+    # Three 10 px crates stacked on the platform: the upper two stand on the crate below, not on
+    # the platform, and ride it through the crate below, as the bottom one does directly. Each
+    # gap (platform top to the bottom crate's bottom, and crate to crate) stays within 0.5 px
+    # every step, whatever the platform does; none is tossed or left behind.
+    world = make_world(gravity=(0, 980))
+    platform = wall(world, 0, 200, 80, 10, velocity=(0, 0))
+    stack = [box(world, 30, 190 - 10 * k) for k in range(3)]
+    for crate in stack:
+        world.add_component(crate, Touching())
+    run(world, 3)
+    world.add_system(_Drive(world, platform, LIFTS[name]), priority=1000)
+    for step in range(100):
+        world.step(DT)
+        below = position(world, platform).y
+        for k, crate in enumerate(stack):
+            gap = below - (position(world, crate).y + 10)
+            assert abs(gap) <= 0.5, f"step {step}: crate {k} gap {gap:.2f} px"
+            assert world.component_for_entity(crate, Touching).down, f"step {step}: crate {k}"
+            below = position(world, crate).y
+
+
+def test_a_crate_on_a_crate_teleported_off_a_lift_is_not_carried(make_world):
+    # The lower crate is put on a still floor far from the lift; the crate on top of it goes
+    # with it (put there too), and neither is carried by the lift's 80 px/s any more.
+    world = make_world(gravity=(0, 980))
+    wall(world, 0, 200, 300, 20)
+    wall(world, 380, 400, 120, 10, velocity=(80, 0))
+    lower, upper = box(world, 400, 390), box(world, 400, 380)
+    run(world, 30)
+    assert position(world, upper).x == pytest.approx(position(world, lower).x)  # both rode alike
+    world.component_for_entity(lower, Transform).position = (100, 190)
+    world.component_for_entity(upper, Transform).position = (100, 180)
+    for _ in range(3):
+        world.step(DT)
+        assert tuple(position(world, lower)) == pytest.approx((100, 190))
+        assert tuple(position(world, upper)) == pytest.approx((100, 180))
+
+
 @pytest.mark.parametrize("lift_velocity", [(0, 0), (0, -200), (0, 300), (0, 600), (120, 0)])
 def test_a_rider_can_jump_off_its_platform(make_world, lift_velocity):
     # A rider's velocity along the platform's normal is relative to the

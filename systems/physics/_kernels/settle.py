@@ -380,13 +380,20 @@ def _settle(body: Any, ints: Any, status: Any, contacts: Any, index: Any, a: int
 @_helper
 def _note_rider(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny: float, ux: float,
                 uy: float) -> None:
-    """Remember a body left resting on top of a STATIC (the normal from the
-    platform to it within 60° of up, (ux, uy)), its first such platform
-    this step: Movement carries it next step (``systems.physics._solver.riders``)."""
+    """Remember what a body is left resting on top of (the normal from it to the body within
+    60° of up, (ux, uy)): its first STATIC this step, else the first body (a crate on a crate
+    on a lift; the stage follows such a body's own ride down to its STATIC). Movement carries
+    it next step (``systems.physics._solver.riders``)."""
     for platform, rider, sign in ((a, b, 1.0), (b, a, -1.0)):
         upx, upy = nx * sign, ny * sign
-        if (0.0 + upx * ux + upy * uy > 0.5 and ints[platform, FLAGS] & STATIC
-                and not ints[rider, FLAGS] & (STATIC | TRIGGER) and ints[rider, RIDE] < 0):
-            ints[rider, RIDE], ints[rider, RIDE_ORDER] = platform, status[RIDES]
-            body[rider, RIDE_X], body[rider, RIDE_Y] = upx, upy
+        if (not 0.0 + upx * ux + upy * uy > 0.5 or ints[rider, FLAGS] & (STATIC | TRIGGER)
+                or ints[platform, FLAGS] & TRIGGER):
+            continue
+        noted = ints[rider, RIDE]
+        if noted >= 0 and (ints[noted, FLAGS] & STATIC or not ints[platform, FLAGS] & STATIC):
+            continue
+        if noted < 0:
+            ints[rider, RIDE_ORDER] = status[RIDES]
             status[RIDES] += 1
+        ints[rider, RIDE] = platform
+        body[rider, RIDE_X], body[rider, RIDE_Y] = upx, upy

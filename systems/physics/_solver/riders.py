@@ -2,10 +2,13 @@
 
 Response records, at the end of each step, which bodies rest on a STATIC
 collider (the contact normal from the platform to the body within 60° of "up",
-against gravity). During the next step Movement moves each of them by its
+against gravity), or on a body that rests on one in turn (a crate on a crate on
+a lift rides the lift: its *support* is the crate below, its *platform* the
+lift). During the next step Movement moves each of them by its
 platform's displacement, whatever the platform does: starts, stops, reverses,
-drops at 600 px/s; a rider farther than ``STANDING_REACH`` from its platform
-as that step begins (moved away by the game, a teleport) is not carried, and
+drops at 600 px/s; a rider farther than ``STANDING_REACH`` from its support
+as that step begins (moved away by the game, a teleport), or whose support is
+not carried, is not carried, and
 leaves it in that step with the platform's velocity, as a jump off it would.
 While a body rides, its own velocity along the contact normal is relative to
 the platform's (a rider standing on a lift has a vertical velocity of about 0,
@@ -48,7 +51,9 @@ class Rides:
     """The bodies standing on a STATIC platform at the end of a step, a row each, in entity order.
 
     ``riders`` and ``platforms`` are entities ((n,) int64), ``normals`` the unit
-    contact normals from platform to rider ((n, 2)). Movement fills ``carried``
+    contact normals from what it stands on to the rider ((n, 2)), ``supports`` the
+    entity each stands on where that is not its platform but a body on it (-1 where
+    it is the platform; empty when every rider stands on its platform). Movement fills ``carried``
     during the next step: row -> (carry x, carry y, frame x, frame y) for each
     rider it carried by a platform that moves or has a velocity (both still
     existing): the platform's displacement (px), which the rider was moved by
@@ -60,10 +65,17 @@ class Rides:
     riders: np.ndarray = field(default_factory=_empty)
     platforms: np.ndarray = field(default_factory=_empty)
     normals: np.ndarray = field(default_factory=lambda: _empty(2))
+    supports: np.ndarray = field(default_factory=_empty)
     carried: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.riders)
+
+    def support(self, row: int) -> int:
+        """The entity the row's rider stands on: its platform, or the body between."""
+        if len(self.supports) and (below := int(self.supports[row])) >= 0:
+            return below
+        return int(self.platforms[row])
 
 
 def platform_frame(nx: float, ny: float, vx: float, vy: float) -> tuple[float, float]:

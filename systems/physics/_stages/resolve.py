@@ -472,8 +472,28 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: np.n
     entities = columns.entities
     state.crushed.update(entities[crushed].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
-        state.rides = Rides(entities[riders], entities[ints[riders, t.RIDE]],
-                            table[riders, t.RIDE_X:t.RIDE_Y + 1].copy())
+        supports = ints[riders, t.RIDE]
+        platforms = _ride_platforms(ints, supports)
+        on = platforms >= 0
+        riders, supports, platforms = riders[on], supports[on], platforms[on]
+        chained = supports != platforms
+        state.rides = Rides(entities[riders], entities[platforms], table[riders, t.RIDE_X:t.RIDE_Y + 1].copy(),
+                            np.where(chained, entities[supports], -1) if chained.any() else np.zeros(0, np.int64))
+
+
+def _ride_platforms(ints: np.ndarray, supports: np.ndarray) -> np.ndarray:
+    """The STATIC each rider's ride leads to, from the rows they rest on (``supports``): a body
+    rested on is followed to its own ride, down to a STATIC; -1 where a chain ends at a body
+    that rides nothing (a crate on a falling crate), or loops."""
+    platforms = supports.copy()
+    for _ in range(len(platforms) + 1):
+        body = platforms >= 0
+        body[body] = (ints[platforms[body], t.FLAGS] & t.STATIC) == 0
+        if not body.any():
+            return platforms
+        platforms[body] = ints[platforms[body], t.RIDE]
+    platforms[:] = -1  # (never: a body's ride is below it)
+    return platforms
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
