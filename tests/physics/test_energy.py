@@ -269,32 +269,35 @@ def test_a_box_wedged_between_a_wall_and_a_ramp_gains_no_speed(continuous):
             assert position(world, body).y > SIDE - 20
 
 
-def slid(continuous: bool, v0: float, mu: float, steps: int) -> float:
+def slid(continuous: bool, v0: float, mu: float, steps: int, dt: float = DT) -> float:
     """How far (px) a 10 px box set sliding at ``v0`` px/s along a floor of
-    friction ``mu`` goes in ``steps`` steps of 1/60 s (|g| = G), where it
+    friction ``mu`` goes in ``steps`` steps of ``dt`` s (|g| = G), where it
     has stopped."""
     world = World(gravity=(0, G), continuous=continuous)
     wall(world, -100, 10, 3000, 40)
     body = world.create_entity(Transform((0, 0)), Collider((10, 10)), Physics(velocity=(v0, 0), friction=mu))
     for _ in range(steps):
-        world.step(DT)
+        world.step(dt)
     assert velocity(world, body) == (0, 0)
     return position(world, body).x
 
 
+@pytest.mark.parametrize("hz", [60, 400, 1000])
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "continuous"])
 @pytest.mark.parametrize("v0, mu", [(300.0, 0.4), (250.0, 0.15), (600.0, 1.0)])
-def test_friction_stops_a_slider_half_a_steps_travel_short_of_v2_over_2mug(continuous, v0, mu):
+def test_friction_stops_a_slider_half_a_steps_travel_short_of_v2_over_2mug(continuous, v0, mu, hz):
     # Friction takes a = μ·g·dt (px/s) off the sliding speed at each step's
     # contact, before the body moves on (semi-implicit Euler, as Movement
     # takes gravity): it moves v_k·dt in step k = 1..N, v_k = v0 − k·a > 0,
     # and stops after N·v0·dt − a·dt·N(N+1)/2 = v0²/(2μg) − v0·dt/2 + O(a·dt)
     # px (v0 = 300, μ = 0.4: 112.3 px about v0²/(2μg) = 114.8). The
     # discrete pipeline, resolving the contact after the move, went v0·dt
-    # further (117.3 px).
-    a = mu * G * DT
+    # further (117.3 px). So at any step rate, also where gravity moves a resting body less
+    # in a step (g·dt², 0.006 px at 400 Hz) than the sweeps' slop and the contact is push-out's.
+    dt = 1 / hz
+    a = mu * G * dt
     n = math.ceil(v0 / a) - 1  # the last step that leaves it sliding
-    semi_implicit = n * v0 * DT - a * DT * n * (n + 1) / 2
+    semi_implicit = n * v0 * dt - a * dt * n * (n + 1) / 2
     exact = v0 * v0 / (2 * mu * G)
-    assert abs(semi_implicit - (exact - v0 * DT / 2)) <= a * DT
-    assert slid(continuous, v0, mu, n + 3) == pytest.approx(semi_implicit, abs=1e-6)
+    assert abs(semi_implicit - (exact - v0 * dt / 2)) <= a * dt
+    assert slid(continuous, v0, mu, n + 3, dt) == pytest.approx(semi_implicit, abs=1e-6)

@@ -59,7 +59,8 @@ def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: in
     found in its latest run, with a copy of the collision ``filters`` as they are now."""
     found = collision.found
     up = -gravity.normalize() if gravity.length_squared() else Vector2()
-    # Approaching slower than gravity adds in two steps is resting contact.
-    # The discrete pipeline's contacts come after the step's move: push-out gives friction's part of it back.
-    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), 0.0 if continuous else dt)
+    # Approaching slower than gravity adds in two steps is resting contact. Push-out's contacts
+    # come after the step's move (the discrete pipeline's, and a resting contact the sweeps
+    # passed over, within their slop): push-out gives friction's part of that move back.
+    state = Resolution(2.0 * gravity.length() * dt, up, list(filters), dt)
     return StepContext(dt, gravity, up, continuous, max_iterations, found, collision.settle_kinematic, state)
