@@ -13,22 +13,25 @@ from typing import Any
 
 import numpy as np
 
+from .jit import helper as _helper
 from .jit import kernel as _kernel
-from .table import CRUSHED, FLAGS, PHYSICS, PLACED, RIDE, TOUCHED, VERSION
+from .table import CRUSHED, FLAGS, PHYSICS, PLACED, RIDE, STATIC, TOUCHED, VERSION
 
 __all__ = ["outcome"]
 
 
 @_kernel
-def outcome(ints: Any, rows: Any) -> tuple[Any, Any, Any, Any, int]:
+def outcome(ints: Any, rows: Any) -> tuple[Any, Any, Any, Any, Any, Any, int]:
     """Among ``rows`` (of the int table ``ints``, ascending): those whose velocity the run
     changed (TOUCHED), whose position it changed (a sweep's path, VERSION, or push-out's
-    PLACED), that it crushed, and that landed on a platform (RIDE), each ascending; and the
+    PLACED), that it crushed, and that landed on a platform, each ascending, the last with
+    the row each rests on (RIDE) and the STATIC that ride leads to (``_platform``); and the
     first row whose velocity it changed though it has no Physics (-1 for none: a body without
     Physics has no velocity to change)."""
     n = len(rows)
     touched, moved = np.empty(n, np.int64), np.empty(n, np.int64)
     crushed, riders = np.empty(n, np.int64), np.empty(n, np.int64)
+    supports, platforms = np.empty(n, np.int64), np.empty(n, np.int64)
     touches = moves = crushes = rides = 0
     refused = -1
     for k in range(n):
@@ -46,6 +49,23 @@ def outcome(ints: Any, rows: Any) -> tuple[Any, Any, Any, Any, int]:
             crushed[crushes] = row
             crushes += 1
         if ints[row, RIDE] >= 0:
-            riders[rides] = row
-            rides += 1
-    return touched[:touches], moved[:moves], crushed[:crushes], riders[:rides], refused
+            platform = _platform(ints, ints[row, RIDE])
+            if platform >= 0:
+                riders[rides], supports[rides], platforms[rides] = row, ints[row, RIDE], platform
+                rides += 1
+    return (touched[:touches], moved[:moves], crushed[:crushes], riders[:rides], supports[:rides], platforms[:rides],
+            refused)
+
+
+@_helper
+def _platform(ints: Any, row: int) -> int:
+    """The STATIC a ride on ``row`` leads to: the row itself if STATIC, else the one its own
+    ride leads to (a crate on a crate on a lift rides the lift); -1 where the chain ends at a
+    body that rides nothing (a crate on a falling crate), or loops."""
+    for _ in range(ints.shape[0]):
+        if ints[row, FLAGS] & STATIC:
+            return row
+        row = ints[row, RIDE]
+        if row < 0:
+            return -1
+    return -1

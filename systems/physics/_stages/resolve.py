@@ -461,7 +461,8 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: np.n
     without Physics). (Arrays are handed to Python a column at a time: a list per row would
     be an object for the garbage collector to track.)"""
     columns, bodies = collision.columns, collision.bodies
-    touched, moved, crushed, riders, refused = (kernels or background.kernels()).outcome(ints, movers)
+    touched, moved, crushed, riders, supports, platforms, refused = (kernels or background.kernels()).outcome(ints,
+                                                                                                           movers)
     if refused >= 0:  # (each velocity goes to its row's body, by row)
         raise RuntimeError(f"the core changed the velocity of a body without Physics (entity "
                            f"{int(columns.entities[refused])})")
@@ -472,28 +473,9 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: np.n
     entities = columns.entities
     state.crushed.update(entities[crushed].tolist())
     if state.up:  # (a body lands on a platform only under gravity)
-        supports = ints[riders, t.RIDE]
-        platforms = _ride_platforms(ints, supports)
-        on = platforms >= 0
-        riders, supports, platforms = riders[on], supports[on], platforms[on]
-        chained = supports != platforms
+        chained = supports != platforms  # (a body between: a crate on a crate on a lift)
         state.rides = Rides(entities[riders], entities[platforms], table[riders, t.RIDE_X:t.RIDE_Y + 1].copy(),
                             np.where(chained, entities[supports], -1) if chained.any() else np.zeros(0, np.int64))
-
-
-def _ride_platforms(ints: np.ndarray, supports: np.ndarray) -> np.ndarray:
-    """The STATIC each rider's ride leads to, from the rows they rest on (``supports``): a body
-    rested on is followed to its own ride, down to a STATIC; -1 where a chain ends at a body
-    that rides nothing (a crate on a falling crate), or loops."""
-    platforms = supports.copy()
-    for _ in range(len(platforms) + 1):
-        body = platforms >= 0
-        body[body] = (ints[platforms[body], t.FLAGS] & t.STATIC) == 0
-        if not body.any():
-            return platforms
-        platforms[body] = ints[platforms[body], t.RIDE]
-    platforms[:] = -1  # (never: a body's ride is below it)
-    return platforms
 
 
 def _record(entities: np.ndarray, contacts: tuple[np.ndarray, np.ndarray], count: int, state: Resolution) -> None:
