@@ -71,13 +71,13 @@ class MovementSystem(esper.Processor):
     """Move every entity that has a Transform and Physics by its velocity.
 
     Each step: ``previous_position = position``; ``velocity += gravity · gravity_scale ·
-    dt`` (not for STATIC colliders, which move only by their own velocity, e.g. moving
-    platforms); the speed is clamped to ``max_speed`` (and always to the world's cap,
+    dt`` and ``velocity *= 1 / (1 + damping · dt)`` (neither for STATIC colliders, which move
+    only by their own velocity, e.g. moving platforms); the speed is clamped to ``max_speed`` (and always to the world's cap,
     ``limits.MAX_SPEED``); then ``position += velocity · dt`` (semi-implicit Euler, as in
     the fizz collision tutorial; the rule is ``systems.physics._kernels.motion.advance``,
     run over every body in one compiled call from 64 bodies up where the kernels are
     compiled, and from Python body by body otherwise). Last, each body that stood on a
-    STATIC platform at the end of the previous step (``memory.rides``, written by Response),
+    STATIC platform (or on a body standing on one) at the end of the previous step (``memory.rides``, written by Response),
     and still stands within ``STANDING_REACH`` px of it, is moved by the platform's
     displacement (the README's moving platforms). ``gravity`` is in px/s², ``dt`` in
     seconds; it is ``memory.gravity``, the one Response reads too. A World shares one memory

@@ -2,9 +2,10 @@
 
 Each body must come out exactly as the rule in MovementSystem's docstring computes it, one
 body at a time with Python floats and pygame's Vector2: v += g·dt·scale (not for a STATIC),
-v *= 1 / (1 + damping·dt) (Box2D's linear damping; not for a STATIC), the speed clamped by ``scale_to_length`` to the body's cap and to the world's, then
-x += v·dt, with the previous position kept. Movement runs the rule
-(``systems.physics._kernels.motion``) in one compiled call over every body where the kernels
+v *= 1 / (1 + damping·dt) (Box2D's linear damping; not for a STATIC), the speed clamped by
+``scale_to_length`` to the body's cap and to the world's, then x += v·dt, with the previous
+position kept. Movement runs the rule (``systems.physics._kernels.motion``) in one compiled
+call over every body where the kernels
 are compiled, and from Python body by body where they are not: CI runs this in both modes.
 """
 

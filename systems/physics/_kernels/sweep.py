@@ -66,7 +66,8 @@ from .cells import (
 from .push import push_buffers
 from .queue import _pop, _push
 from .settle import (
-    _bit, _contact_velocities, _dominant, _driver, _exchange, _held_axes, _material, _permits, _record, _rest_speed, _settle,
+    _bit, _contact_velocities, _dominant, _driver, _exchange, _held_axes, _material, _permits, _record, _rest_speed,
+    _settle,
 )
 
 __all__ = ["KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
@@ -343,7 +344,8 @@ def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 
 
 @_helper
-def _crush(body: Any, ints: Any, status: Any, a: int, b: int, anvil: int, nx: float, ny: float) -> None:
+def _crush(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
+           a: int, b: int, anvil: int, nx: float, ny: float, time: float, size: float, marks: Any, out: Any) -> None:
     """The pair's body that is not STATIC stops, crushed between the other and the ``anvil``
     along (nx, ny), its velocity too: along the squeeze, and along the faces unless both are
     frictionless (Coulomb's limit, μ times a squeeze no finite force matches, stops any
@@ -359,12 +361,10 @@ def _crush(body: Any, ints: Any, status: Any, a: int, b: int, anvil: int, nx: fl
             sliding = _material(body, ints, a, b)[1] == 0.0 and _material(body, ints, row, anvil)[1] == 0.0
             body[row, VEL_X], body[row, VEL_Y] = (vx - nx * along, vy - ny * along) if sliding else (0.0, 0.0)
             ints[row, FLAGS] |= TOUCHED
-        # Left in its vice for the rest of the step, not swept again: its impacts still queued
-        # are stale (VERSION), and the crush stage puts it between its squeezers. Swept again,
-        # it would meet the vice's STATIC again and again, up to the bound on impacts.
         if body[row, MOTION_X] != 0.0 or body[row, MOTION_Y] != 0.0:
             body[row, MOTION_X], body[row, MOTION_Y] = 0.0, 0.0
             ints[row, VERSION] += 1
+            _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
 
 
 # -- rows of boxes collided at once (systems.physics._kernels.rows) ------------------------
@@ -511,7 +511,7 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     held_b = bool(ints[b, FLAGS] & STATIC) or bool(ints[b, PINNED] & _bit(axis, sign))
     anvil = _squeezed(body, ints, grid, links, status, a, b, time, nx, ny, held_a, held_b, size, marks, out)
     if anvil >= 0:
-        _crush(body, ints, status, a, b, anvil, nx, ny)
+        _crush(body, ints, grid, links, status, queue, events, ties, a, b, anvil, nx, ny, time, size, marks, out)
         return
     # A row of boxes touching end to end, struck without bouncing: collided at once.
     if not (held_a or held_b or frozen_a or frozen_b) and _collide_row(
