@@ -133,3 +133,14 @@ def test_churn_table_replaces_a_mover_before_each_step_in_both_engines(capsys):
         scene, count, ours, theirs, ratio = (cell.strip() for cell in line.strip().strip("|").split("|"))
         assert count == "30" and float(ours) > 0 and float(theirs) > 0 and ratio.endswith("x")
 
+
+
+def test_steps_prints_the_least_tenth_percentile_and_median_of_each_steps_time(capsys):
+    # Timings are never asserted: only that three times come out, in order (ascending times).
+    from benchmarks import steps
+
+    steps.main(["--scene", "arena", "--count", "40", "--steps", "12"])
+    line = capsys.readouterr().out.split()
+    assert line[:2] == ["arena", "ms/step:"]
+    least, tenth, median = (float(line[k]) for k in (3, 6, 8))
+    assert 0 < least <= tenth <= median
