@@ -382,7 +382,7 @@ def _note_rider(body: Any, ints: Any, status: Any, a: int, b: int, nx: float, ny
                 uy: float) -> None:
     """Remember what a body is left resting on top of (the normal from it to the body within
     60° of up, (ux, uy)): its first STATIC this step, else the first body (a crate on a crate
-    on a lift; the stage follows such a body's own ride down to its STATIC). Movement carries
+    on a lift; ``outcome`` follows such a body's own ride down to its STATIC). Movement carries
     it next step (``systems.physics._solver.riders``)."""
     for platform, rider, sign in ((a, b, 1.0), (b, a, -1.0)):
         upx, upy = nx * sign, ny * sign

@@ -48,7 +48,8 @@ def _empty(columns: int = 0) -> np.ndarray:
 
 @dataclass(slots=True)
 class Rides:
-    """The bodies standing on a STATIC platform at the end of a step, a row each, in entity order.
+    """The bodies standing on a STATIC platform (or on a body on one) at the end of a step, a row
+    each, in entity order.
 
     ``riders`` and ``platforms`` are entities ((n,) int64), ``normals`` the unit
     contact normals from what it stands on to the rider ((n, 2)), ``supports`` the
