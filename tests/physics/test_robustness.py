@@ -233,21 +233,24 @@ def test_a_pile_spawned_on_one_spot_spreads_out_with_bounded_work(make_world):
 
 
 @pytest.mark.parametrize("continuous", [False, True], ids=["discrete", "swept"])
-def test_three_discs_spawned_a_hair_inside_each_other_end_touching_not_flung_apart(continuous):
-    # Three 20 px discs spawned with centres 19.5 px apart, each 0.5 px inside the other two:
-    # a pile. Its passes push each pair apart past flush by no more than the pair's depth, so
-    # every two end touching or at most that much beyond it (20 to 20 + 2 · 0.5 px between
-    # centres), not a quarter of their size apart (the old gap, 5 px, put them 27.75 px
-    # apart). Nothing else acts: they stay so.
+def test_three_discs_spawned_a_hair_inside_each_other_end_a_hair_apart_not_flung_apart(continuous):
+    # Three 20 px discs spawned with centres 19.5 px apart, each d = 0.5 px inside the other two:
+    # a pile. Its pass pushes each pair apart by its depth plus a gap of its depth (no more than
+    # a quarter of their size), 2d, shared equally: each disc moves d along each of its two
+    # normals, 60° apart, so d·√3 straight out from the middle, and each side of the triangle
+    # grows by d·√3·√3 = 3d: 19.5 + 1.5 = 21 px, and no pair overlaps any more. (The old gap, a
+    # quarter of their size, put them 27.75 px apart.) Nothing else acts: they stay so.
     world = World(continuous=continuous)
     spacing = 19.5
+    depth = 20 - spacing
     discs = [world.create_entity(Transform((x, y)), Collider((20, 20), shape=Shape.CIRCLE), Physics())
              for x, y in ((0, 0), (spacing, 0), (spacing / 2, spacing * math.sqrt(3) / 2))]
     for _ in range(3):
         world.step(DT)
         for i, a in enumerate(discs):
             for b in discs[i + 1:]:
-                assert 20 - 0.01 <= position(world, a).distance_to(position(world, b)) <= 20 + 2 * (20 - spacing)
+                assert position(world, a).distance_to(position(world, b)) == pytest.approx(spacing + 3 * depth,
+                                                                                            abs=1e-9)
 
 
 def test_a_pile_that_uses_up_its_re_tests_leaves_no_body_inside_a_wall():

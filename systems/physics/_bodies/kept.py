@@ -1,7 +1,7 @@
 """What a step reads from fields that change only by assignment, kept until one is assigned.
 
 A collider's type, shape, layers and faces and a body's mass, elasticity,
-friction, gravity scale, speed cap and ground snap are read for every body,
+friction, gravity scale, speed cap, ground snap and damping are read for every body,
 yet change only when a game assigns them (every other field of ``Collider``
 and ``Physics`` is a Vector2, which changes in place and is read every
 step). ``components._checks.assignments`` stamps those assignments by class,

@@ -34,7 +34,7 @@ from .shapes import _exit_distance, _is_triangle, overlap
 from .table import (
     CELL_SIZE, CRUSHED, CRUSHES, EMPTY, FLAGS, HEAP, MAX_ITERATIONS, MET, NOT_BOX, ORIGIN_X, ORIGIN_Y, OVERFLOW,
     PHYSICS, PINNED, PINNER_OFF, POS_X, POS_Y, PUSHES, RECORDS, RESOLVE_SLOP, ROUNDS, SHAPE, SLOW_DT, STATIC, SWEEPS,
-    TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _max, _min, _move, _now,
+    TOUCH_EPSILON, TRIGGER, UP_X, UP_Y, WARN_A, WARN_B, _box_at, _filed, _max, _min, _move, _now, _within,
 )
 
 __all__ = ["GIVE_UP_DEPTH", "PUSHES_PER_BODY", "RETEST_BUDGET", "RETEST_FLOOR", "push_buffers", "push_out"]
@@ -258,11 +258,13 @@ def _slide_out(body: Any, ints: Any, a: int, b: int, nx: float, ny: float, pinne
 def _slow(body: Any, ints: Any, row: int, nx: float, ny: float, before_x: float, before_y: float,
           dt: float) -> bool:
     """Move the row back by what its contact with a STATIC along (nx, ny) took off its
-    sliding this step, times ``dt``; whether it moved. The discrete pipeline resolves a contact
-    after the step's move, so without this friction would act one step late (a slider would
-    stop v·dt/2 beyond v²/(2μg)); with it friction integrates as Movement does gravity
-    (semi-implicit Euler). Never more than the body moved that way this step: friction that
-    only stopped gravity's pull along a slope gives nothing back."""
+    sliding this step, times ``dt``; whether it moved. Push-out resolves a contact after the
+    step's move (the discrete pipeline's, and a resting contact the sweeps passed over within
+    their slop), so without this friction would act one step late (a slider would stop v·dt/2
+    beyond v²/(2μg)); with it friction integrates as Movement does gravity (semi-implicit
+    Euler). Never more than the body moved that way since its path began (the step's start,
+    or its last impact in a sweep, from which its velocity has been the one slowed): friction
+    that only stopped gravity's pull along a slope gives nothing back."""
     if ints[row, FLAGS] & STATIC or not ints[row, FLAGS] & PHYSICS:
         return False
     vx, vy = _velocity(body, ints, row)
@@ -521,10 +523,11 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
     queued = _first_queue(body, ints, status, queue, filters, contacts, index, ties, tested, count)
     # The pile's passes moved bodies off their paths, maybe into bodies they were not paired
     # with: each is re-tested, within a budget of its own so that push-out keeps all of its.
+    # Only one that left its filed box can: every pair of filed boxes that overlap is queued.
     if piled:
         spread = RETEST_FLOOR
         for row in range(body.shape[0]):
-            if pile[1][row, HAS_TOTAL]:
+            if pile[1][row, HAS_TOTAL] and not _within(_now(body, row), _filed(body, row)):
                 spread = _retest(body, ints, grid, links, status, queue, ties, row, spread + RETEST_BUDGET,
                                  step[CELL_SIZE], marks, out)
     rounds[:, 2] = EMPTY

@@ -90,8 +90,8 @@ FLOAT_COLUMNS = 48
 # list of large boxes), SPAN_* the cells it is filed under, the collider's
 # CATEGORY and MASK bits (read only in a step with layers), SHAPE its
 # shape (systems.physics._kernels.shapes: BOX, CIRCLE, a triangle), PINNER the row
-# that pinned it, by direction bit (four columns), RIDE the platform row it
-# lands on (-1: none) and RIDE_ORDER when (the run's count of rides so
+# that pinned it, by direction bit (four columns), RIDE the row it lands on,
+# a STATIC platform or a body (-1: none), and RIDE_ORDER when (the run's count of rides so
 # far), SIDES its collider's faces that stop bodies (components.Side bits),
 # PUSHES the pushes push-out gave it, HELD_BY 1 + the direction bit of the STATIC its last
 # impact was with (0: none, or its last impact was with a body that moves); 24 a row, three

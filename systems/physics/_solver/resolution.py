@@ -36,10 +36,10 @@ class Resolution:
     slower, times the larger gravity scale of the pair's bodies gravity pulls, are resting and
     don't bounce; ``systems.physics._kernels.settle._rest_speed``), ``up`` (the unit vector
     against gravity, zero without it), ``filters``
-    (the collision filters, asked once per pair and step: ``allows``) and ``dt`` (s: in the
-    discrete pipeline, the step, for push-out to give friction's part of the move back; 0
-    after sweeps). Filled by the resolve stages: ``rides`` (the bodies left standing on a
-    STATIC platform, carried next step), ``crushed`` (entities) and the contacts
+    (the collision filters, asked once per pair and step: ``allows``) and ``dt`` (s: the
+    step, for push-out to give friction's part of the move back: its contacts come after the
+    move). Filled by the resolve stages: ``rides`` (the bodies left standing on a STATIC
+    platform, or on a body on one, carried next step), ``crushed`` (entities) and the contacts
     (``record_swept``, read as ``resolved`` and ``contacts()``). Shock propagation (pins and
     supports) lives in the kernels' tables for the length of a run
     (``systems.physics._kernels.settle``); nothing of it outlives the step.

@@ -79,7 +79,7 @@ class Memory:
 
     ``gravity`` (px/s²): the World's, applied by Movement and read by Response (the one
     copy; ``World.gravity`` sets it). ``rides``: the bodies left standing on a STATIC
-    platform at the end of the last step (``systems.physics._solver.riders``), carried by
+    platform (or on a body on one) at the end of the last step (``systems.physics._solver.riders``), carried by
     Movement in the next. ``grounded``: the entities with ground below them last step, with
     its unit normal (``Grounded``). ``crushed``: last step's crushed entities, in order. ``squeezes``: last
     step's crushed bodies' pairs with what squeezed them (push-out and crushing read them
