@@ -39,7 +39,7 @@ def test_leaving_a_rising_lift_gives_its_rise_back_and_landing_takes_the_new_one
     old = rides((7, 2, UP, (0.0, -60.0)), (9, 2, UP, (0.0, -60.0)))
     new = rides((8, 3, UP, None), (9, 2, UP, None))
     velocities = {2: Vector2(0, -60), 3: Vector2(0, 30)}
-    assert changed_frames(old, new, velocities.get) == [(7, 0.0, -60.0), (8, 0.0, -30.0)]
+    assert changed_frames(old, new, velocities.get, velocities) == [(7, 0.0, -60.0), (8, 0.0, -30.0)]
 
 
 def test_a_ride_not_carried_and_a_platform_without_physics_have_no_frame():
@@ -47,15 +47,15 @@ def test_a_ride_not_carried_and_a_platform_without_physics_have_no_frame():
     # back. Entity 5 lands on level geometry (no Physics): its frame is 0 as well.
     old = rides((4, 1, UP, None))
     new = rides((5, 6, UP, None))
-    assert changed_frames(old, new, lambda platform: None) == []
+    assert changed_frames(old, new, lambda platform: None, ()) == []
 
 
 def test_a_frame_changed_by_less_than_pygames_epsilon_is_kept():
     # pygame compares Vector2s to within 1e-6: a rider whose frame moved by less keeps its
     # velocity, as ``before != after`` decided.
     old = rides((3, 1, UP, (0.0, -60.0)))
-    assert changed_frames(old, rides((3, 1, UP, None)), {1: Vector2(0, -60.0000005)}.get) == []
-    assert [rider for rider, *_ in changed_frames(old, rides((3, 1, UP, None)), {1: Vector2(0, -60.00001)}.get)] == [3]
+    assert changed_frames(old, rides((3, 1, UP, None)), {1: Vector2(0, -60.0000005)}.get, {1}) == []
+    assert [rider for rider, *_ in changed_frames(old, rides((3, 1, UP, None)), {1: Vector2(0, -60.00001)}.get, {1})] == [3]
 
 
 speeds = st.sampled_from([0.0, 30.0, -60.0, 1e-7, 250.5, -0.0])
@@ -83,4 +83,4 @@ def test_changed_frames_follow_the_rule_rider_by_rider(old_rows, new_rows, platf
             after = normal * velocities.get(platform, Vector2()).dot(normal)
         if before != after:
             expected.append((rider, *(before - after)))
-    assert changed_frames(old, new, velocities.get) == expected
+    assert changed_frames(old, new, velocities.get, velocities) == expected

@@ -25,7 +25,7 @@ spent only on the riders of a platform that moves (or has a velocity).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -86,19 +86,21 @@ def platform_frame(nx: float, ny: float, vx: float, vy: float) -> tuple[float, f
     return nx * along, ny * along
 
 
-def changed_frames(old: Rides, new: Rides,
-                   platform_velocity: Callable[[int], Vector2 | None]) -> list[tuple[int, float, float]]:
+def changed_frames(old: Rides, new: Rides, platform_velocity: Callable[[int], Vector2 | None],
+                   with_physics: Collection[int]) -> list[tuple[int, float, float]]:
     """The riders whose velocity must be re-expressed for the next step's rides, in entity
     order, each with the change (px/s) to add: a body that left its platform gets the frame
     velocity back (``before``), a body that landed gives its new platform's up (``after``);
     one that stays on the same platform keeps its relative velocity (no change).
-    ``platform_velocity`` gives a platform's velocity, None if it has no Physics this step."""
+    ``platform_velocity`` gives a platform's velocity, None if it has no Physics this step;
+    ``with_physics``: every STATIC with Physics this step (the only platforms with a velocity:
+    a level's tiles, nearly every platform, are not looked up)."""
     riders = old.riders.tolist()
     before = {riders[row]: (fx, fy) for row, (_, _, fx, fy) in old.carried.items()}
     after: dict[int, tuple[float, float]] = {}
     platforms = new.platforms.tolist()
     moving = {}
-    for platform in set(platforms):
+    for platform in set(platforms).intersection(with_physics) if with_physics else ():
         velocity = platform_velocity(platform)
         if velocity is not None and (velocity[0] or velocity[1]):
             moving[platform] = velocity[0], velocity[1]

@@ -41,7 +41,7 @@ def leave_or_land(step: StepContext, rides: Rides) -> Rides:
         physics = None if row is None else columns.physics[row]
         return None if physics is None else physics.velocity
 
-    for rider, dx, dy in changed_frames(rides, landed, velocity_of):
+    for rider, dx, dy in changed_frames(rides, landed, velocity_of, collision.static_movers):
         velocity = velocity_of(rider)
         if velocity is not None:
             velocity.update(velocity[0] + dx, velocity[1] + dy)
