@@ -122,6 +122,23 @@ def test_moving_platform_carries_its_rider(make_world, platform_velocity):
     assert velocity(world, rider).x == pytest.approx(0)  # its own velocity stays its own
 
 
+def test_a_platform_without_physics_moved_by_the_game_carries_its_rider(make_world):
+    # A STATIC without Physics is level geometry; a game that slides one in place (a scripted
+    # platform) moves it by 2 px a step between steps. Its rider moves with it by exactly
+    # that: the platform's displacement, with no velocity of its own to slide by.
+    world = make_world(gravity=(0, 980))
+    platform = wall(world, 0, 200, 80, 10)
+    rider = box(world, 30, 190)
+    run(world, 10)
+    start = Vector2(position(world, rider))
+    for step in range(1, 31):
+        world.component_for_entity(platform, Transform).position.x += 2
+        world.step(DT)
+        assert position(world, rider).x == pytest.approx(start.x + 2 * step, abs=1e-9)
+        assert position(world, rider).y == pytest.approx(start.y, abs=1e-9)
+    assert velocity(world, rider).x == 0
+
+
 def test_a_rider_teleported_off_its_platform_is_not_carried(make_world):
     # Found by playing: a crate assigned a new position, standing on a floor 300 px from the
     # platform it rode, was still moved by the platform's displacement the next step. Standing
