@@ -152,7 +152,7 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     def sweep() -> np.ndarray:
         body, flags = table.copy(), ints.copy()
         status: np.ndarray = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers,
-                                                     tables.filing(buffers))[0]
+                                                     tables.filing(buffers), 0)[0]
         return status
     while (status := sweep())[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))

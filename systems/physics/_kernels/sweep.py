@@ -156,41 +156,47 @@ def _schedule_shapes(body: Any, ints: Any, ties: Any, a: int, b: int, now: float
 
 
 @_inlined
-def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int, now: float,
-              box_a: Any, box_b: Any) -> None:
-    """Queue the first impact of rows a < b after step fraction ``now``, their
-    boxes (px) being ``box_a`` and ``box_b``."""
+def _first_impact(body: Any, ints: Any, ties: Any, a: int, b: int, now: float, box_a: Any,
+                  box_b: Any) -> tuple[bool, float, float, float, float]:
+    """The first impact of rows a < b after step fraction ``now``, their boxes (px) being
+    ``box_a`` and ``box_b``: (found, time, normal x, normal y, surface)."""
+    none = (False, 0.0, 0.0, 0.0, 0.0)
     if ints[a, FLAGS] & ints[b, FLAGS] & STATIC:
-        return
+        return none
     rest = 1.0 - now
     rx = (body[a, MOTION_X] - body[b, MOTION_X]) * rest
     ry = (body[a, MOTION_Y] - body[b, MOTION_Y]) * rest
     if rx == 0.0 and ry == 0.0:
-        return
+        return none
     if _swept_apart(box_a, rx, ry, box_b, SWEEP_SLOP):
-        return  # nearly half the pairs re-swept after a fast impact: cheaper than the sweep
+        return none  # nearly half the pairs re-swept after a fast impact: cheaper than the sweep
     if (ints[a, FLAGS] | ints[b, FLAGS]) & NOT_BOX:  # (FLAGS: on the row's first cache line)
-        found, time, nx, ny, surface = _schedule_shapes(body, ints, ties, a, b, now, box_a, box_b, rx, ry)
-        if found:
-            _push(queue, status, time, -surface, a, b, ints[a, VERSION], ints[b, VERSION], nx, ny)
-        return
+        return _schedule_shapes(body, ints, ties, a, b, now, box_a, box_b, rx, ry)
     hit, fraction, axis, sign, surface = _sweep_boxes(box_a, box_b, rx, ry)
     if hit:
-        time = now + fraction * (1.0 - now)
         nx, ny = (sign, 0.0) if axis == 0 else (0.0, sign)
-    else:
-        # Already inside each other and still closing: an impact now.
-        if not (_axis_overlap(box_a[0], box_a[2], box_b[0], box_b[2]) > TOUCH_EPSILON
-                and _axis_overlap(box_a[1], box_a[3], box_b[1], box_b[3]) > TOUCH_EPSILON):
-            return
-        tie = ties[(ints[a, ENTITY] * 40503 + ints[b, ENTITY] * 9973) % 256]
-        inside, axis, side, depth, entry, surface = _box_contact(box_a, box_b, _box_at(body, a, 0.0),
-                                                                 _box_at(body, b, 0.0), tie[0], tie[1])
-        nx, ny = (1.0 * side, 0.0 * side) if axis == 0 else (0.0 * side, 1.0 * side)
-        if not inside or rx * nx + ry * ny <= 0.0:
-            return
-        time = now
-    _push(queue, status, time, -surface, a, b, ints[a, VERSION], ints[b, VERSION], nx, ny)
+        return True, now + fraction * (1.0 - now), nx, ny, surface
+    # Already inside each other and still closing: an impact now.
+    if not (_axis_overlap(box_a[0], box_a[2], box_b[0], box_b[2]) > TOUCH_EPSILON
+            and _axis_overlap(box_a[1], box_a[3], box_b[1], box_b[3]) > TOUCH_EPSILON):
+        return none
+    tie = ties[(ints[a, ENTITY] * 40503 + ints[b, ENTITY] * 9973) % 256]
+    inside, axis, side, depth, entry, surface = _box_contact(box_a, box_b, _box_at(body, a, 0.0),
+                                                             _box_at(body, b, 0.0), tie[0], tie[1])
+    nx, ny = (1.0 * side, 0.0 * side) if axis == 0 else (0.0 * side, 1.0 * side)
+    if not inside or rx * nx + ry * ny <= 0.0:
+        return none
+    return True, now, nx, ny, surface
+
+
+@_inlined
+def _schedule(body: Any, ints: Any, status: Any, queue: Any, ties: Any, a: int, b: int, now: float,
+              box_a: Any, box_b: Any) -> None:
+    """Queue the first impact of rows a < b after step fraction ``now``, their
+    boxes (px) being ``box_a`` and ``box_b``."""
+    found, time, nx, ny, surface = _first_impact(body, ints, ties, a, b, now, box_a, box_b)
+    if found:
+        _push(queue, status, time, -surface, a, b, ints[a, VERSION], ints[b, VERSION], nx, ny)
 
 
 @_helper
@@ -328,11 +334,18 @@ def _resweep(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
              row: int, old_x: float, old_y: float, time: float, max_subdivisions: int, size: float, marks: Any,
              out: Any) -> None:
-    """A path that no longer moves by (old_x, old_y)
-    (pygame's == within 1e-6) retires its impacts, counts one (stopping at
-    the bound) and is swept again."""
+    """A path that no longer moves by (old_x, old_y) retires its impacts and is swept
+    again (``_retire``)."""
+    if _retire(body, ints, status, row, old_x, old_y, max_subdivisions):
+        _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
+
+
+@_inlined
+def _retire(body: Any, ints: Any, status: Any, row: int, old_x: float, old_y: float, max_subdivisions: int) -> bool:
+    """Whether the row's path no longer moves by (old_x, old_y) (pygame's == within 1e-6);
+    if so its impacts are retired and one is counted (stopping it at the bound)."""
     if abs(body[row, MOTION_X] - old_x) < VECTOR_EPSILON and abs(body[row, MOTION_Y] - old_y) < VECTOR_EPSILON:
-        return
+        return False
     ints[row, VERSION] += 1
     ints[row, IMPACTS] += 1
     if ints[row, IMPACTS] >= max_subdivisions:
@@ -340,7 +353,7 @@ def _changed(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
             status[FROZEN] = row
         if not ints[row, FLAGS] & STATIC:
             body[row, MOTION_X], body[row, MOTION_Y] = 0.0, 0.0
-    _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
+    return True
 
 
 @_helper
@@ -484,7 +497,26 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
             surface: float, step: Any, marks: Any, out: Any) -> None:
     """Resolve one impact at step fraction ``time`` and re-sweep who changed
     (``step``: the step's parameters, ``DT``...)."""
+    resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties, contacts,
+                                                        index, filters, work, a, b, time, nx, ny, surface, step, marks,
+                                                        out)
+    if resolved:
+        max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
+        _changed(body, ints, grid, links, status, queue, events, ties, a, old_ax, old_ay, time, max_subdivisions, size,
+                 marks, out)
+        _changed(body, ints, grid, links, status, queue, events, ties, b, old_bx, old_by, time, max_subdivisions, size,
+                 marks, out)
+
+
+@_inlined
+def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
+             contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float, ny: float,
+             surface: float, step: Any, marks: Any, out: Any) -> tuple[bool, float, float, float, float]:
+    """``_impact`` but for sweeping again: (whether the pair's new paths are left for the
+    caller to sweep again, each row's motion x and y before the impact). A crush or a row
+    sweeps again what it changed itself; a pair that doesn't meet, or may pass, changes nothing."""
     dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
+    none = (False, 0.0, 0.0, 0.0, 0.0)
     approach = 0.0 + (body[a, MOTION_X] - body[b, MOTION_X]) * nx + (body[a, MOTION_Y] - body[b, MOTION_Y]) * ny
     frozen_a = ints[a, IMPACTS] >= max_subdivisions
     frozen_b = ints[b, IMPACTS] >= max_subdivisions
@@ -492,11 +524,11 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
         if approach * (1.0 - time) > SWEEP_SLOP and _permits(body, ints, status, filters, a, b, nx, ny):
             _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time), ints[a, SHAPE],
                     _box_at(body, b, time), ints[b, SHAPE], True)
-        return
+        return none
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
-        return
+        return none
     if not _permits(body, ints, status, filters, a, b, nx, ny):
-        return  # a one-way face from behind, or a filter lets them pass
+        return none  # a one-way face from behind, or a filter lets them pass
     since_a, since_b = body[a, START], body[b, START]
     held_before_a, held_before_b = _held_before(body, ints, a), _held_before(body, ints, b)
     ints[a, HELD_BY], ints[b, HELD_BY] = 0, 0
@@ -512,12 +544,12 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
     anvil = _squeezed(body, ints, grid, links, status, a, b, time, nx, ny, held_a, held_b, size, marks, out)
     if anvil >= 0:
         _crush(body, ints, grid, links, status, queue, events, ties, a, b, anvil, nx, ny, time, size, marks, out)
-        return
+        return none
     # A row of boxes touching end to end, struck without bouncing: collided at once.
     if not (held_a or held_b or frozen_a or frozen_b) and _collide_row(
             body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b, time, nx, ny,
             step, marks, out):
-        return
+        return none
     old_ax, old_ay, old_bx, old_by = body[a, MOTION_X], body[a, MOTION_Y], body[b, MOTION_X], body[b, MOTION_Y]
     lag_a, lag_b = _lags(body, ints, a, b, nx, ny, time, step)
     for row, (lagged, lag_x, lag_y) in ((a, lag_a), (b, lag_b)):
@@ -543,10 +575,63 @@ def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any
             body[a, MOTION_X], body[a, MOTION_Y] = body[a, MOTION_X] - nx * still, body[a, MOTION_Y] - ny * still
         elif not (ints[b, FLAGS] & STATIC or frozen_b):
             body[b, MOTION_X], body[b, MOTION_Y] = body[b, MOTION_X] + nx * still, body[b, MOTION_Y] + ny * still
-    _changed(body, ints, grid, links, status, queue, events, ties, a, old_ax, old_ay, time, max_subdivisions, size,
-             marks, out)
-    _changed(body, ints, grid, links, status, queue, events, ties, b, old_bx, old_by, time, max_subdivisions, size,
-             marks, out)
+    return True, old_ax, old_ay, old_bx, old_by
+
+
+@_helper
+def _resting_pairs(contacts: Any, count: int, step: Any, kept: Any) -> int:
+    """The last run's contacts that held a body up against gravity (``contacts``' first
+    ``count``, rows of this run's table; 0 where the table is new): the pairs, copied into
+    ``kept`` in the order recorded, whose normal is within 60° of up either way, but TRIGGERs';
+    returns how many."""
+    values, pairs = contacts
+    ux, uy = step[UP_X], step[UP_Y]
+    m = 0
+    for k in range(count):
+        if values[k, 7] == 0.0 and abs(0.0 + values[k, 0] * ux + values[k, 1] * uy) > 0.5:
+            kept[m, 0], kept[m, 1] = pairs[k, 0], pairs[k, 1]
+            m += 1
+    return m
+
+
+@_helper
+def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
+                    contacts: Any, index: Any, filters: Any, work: Any, resting: Any, count: int, step: Any,
+                    marks: Any, out: Any) -> None:
+    """Resolve, before anything is swept, the contacts a pile rests on: each of the first
+    ``count`` pairs of ``resting`` (rows a < b: the last run's contacts that held a body up,
+    ``_resting_pairs``) that meets at the step's very start, one of the two held there (a
+    STATIC, or pinned against one), as the sweep would at that instant (``_resolve``). Under
+    gravity every body of a pile strikes what it rests on at the start of every step, and each
+    such impact would have it swept again through the rest of the step; resolved first, its
+    new path is swept once, with every other. (Box2D keeps a step's contacts from the last for
+    the same reason, to start its solver from them.) Taken in the order the last run recorded
+    them, which this pass makes bottom up: a pair whose lower body was not yet held is left to
+    the sweeps, and recorded after the pairs below it. Only the free body's path changes,
+    and only shrinks; one that still leaves the box it was filed under is swept again at once
+    (``_resweep`` files it wider)."""
+    max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
+    for k in range(count):
+        a, b = resting[k, 0], resting[k, 1]
+        if not (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
+            continue
+        found, time, nx, ny, surface = _first_impact(body, ints, ties, a, b, 0.0, _box_at(body, a, 0.0),
+                                                     _box_at(body, b, 0.0))
+        if not found or time != 0.0:
+            continue
+        axis, sign = _dominant(nx, ny)
+        if not (ints[a, FLAGS] & STATIC or ints[a, PINNED] & _bit(axis, -sign) or ints[b, FLAGS] & STATIC
+                or ints[b, PINNED] & _bit(axis, sign)):
+            continue  # (both free: momentum goes both ways, left to the sweeps)
+        resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties,
+                                                            contacts, index, filters, work, a, b, 0.0, nx, ny,
+                                                            surface, step, marks, out)
+        if not resolved:
+            continue
+        for row, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
+            if (_retire(body, ints, status, row, old_x, old_y, max_subdivisions)
+                    and not _within(_remaining_bounds(body, ints, row), _filed(body, row))):
+                _resweep(body, ints, grid, links, status, queue, events, ties, row, 0.0, size, marks, out)
 
 
 # -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
@@ -648,7 +733,7 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     filters = (int_array(slots, 3), int_array(capacity, 2))
     # (run_sweeps and push.push_out set them up)
     return (grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters, row_buffers(rows),
-            push_buffers(capacity, slots, rows))
+            push_buffers(capacity, slots, rows), int_array(capacity, 2))
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
@@ -673,7 +758,7 @@ def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow
 
 @_kernel
 def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step: Any, buffers: Any,
-               filing: Any) -> Any:
+               filing: Any, last_contacts: int) -> Any:
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
     impacts in time order, updating ``body`` and ``ints``.
 
@@ -682,6 +767,10 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     geometry or its rows change) and kept in ``kept`` (``kept_filing`` of these ``buffers``)
     from run to run, the ``movers`` each run; every row must be in one of them
     (``filing_each_run``: all filed each run).
+
+    ``last_contacts``: how many of the contacts the last run over these ``buffers`` recorded hold
+    rows of this table (0 where the table or the buffers are new): those a pile rests on are
+    resolved first (``_settle_resting``).
 
     ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
     they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is
@@ -696,8 +785,9 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     Returns (status, contacts (values, rows), widened (boxes, rows), met
     pairs, unasked pairs), the last four in ``buffers``; see the column names above.
     """
-    grid, links, queue, contacts, events, index, marks, out, filters, work, _ = buffers
+    grid, links, queue, contacts, events, index, marks, out, filters, work, _, kept = buffers
     rows = body.shape[0]
+    resting = _resting_pairs(contacts, last_contacts, step, kept) if step[SWEEPS] != 0.0 else 0  # (before any record)
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
     status[LAYERS] = step[LAYERED] != 0.0
@@ -718,6 +808,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     _link_pairs(links, status, pairs, rows)
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
         return status, contacts, events, filters[1]
+    _settle_resting(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, kept, resting,
+                    step, marks, out)
     for k in range(pairs.shape[0]):
         a, b = pairs[k, 0], pairs[k, 1]
         if (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
