@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -340,8 +341,13 @@ class World:
         """Plug in a system; higher priority runs first, equal priorities in
         the order added (esper's rule; see the priority constants). Like
         esper, any object with a ``process(dt)`` method is accepted."""
+        if isinstance(system, type):
+            raise TypeError(f"add_system takes a system, not its class: add_system({system.__name__}(...)), "
+                            f"got {system!r}")
         if not callable(getattr(system, "process", None)):
             raise ValueError(f"system must have a process(dt) method, got {system!r}")
+        if isinstance(priority, bool) or not isinstance(priority, (int, float)) or not math.isfinite(priority):
+            raise ValueError(f"priority must be a finite number (higher runs first), got {priority!r}")
         if hasattr(system, "priority") or isinstance(system, esper.Processor):
             system.priority = priority
         self.systems.append((priority, system))
@@ -379,21 +385,23 @@ class World:
         if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not 0 <= dt <= limits.MAX_STEP:
             raise ValueError(f"dt must be a number of seconds in [0, {limits.MAX_STEP:g}], got {dt!r}")
         with _ESPER:
+            if self._errors is not None:
+                raise RuntimeError(f"{self.name}.step() was called during its own step (by a system, handler or "
+                                   f"filter); a step runs every system once: step again after it returns")
             if _orphans:
                 _delete_contexts([])
             self._enter()
             esper.clear_dead_entities()
             self._vectors.check(self)
             self.timings.clear()
-            errors, outer = StepErrors(self.name), self._errors  # (outer: this World stepped in its own step)
-            self._errors = errors
+            errors = self._errors = StepErrors(self.name)
             try:
                 self._run_systems(dt, errors)
             except BaseException as stop:  # what stops the step where it is (KeyboardInterrupt): _run keeps the rest
                 errors.note_on(stop)
                 raise
             finally:
-                self._errors = outer
+                self._errors = None
             errors.raise_first()
 
     def _run_systems(self, dt: float, errors: StepErrors) -> None:
@@ -440,6 +448,8 @@ class World:
 
     def create_entity(self, *components: Any) -> int:
         """Create an entity with the given components and return its id."""
+        for component in components:
+            _refuse_class(component)
         return self._esper(esper.create_entity, *components)
 
     def delete_entity(self, entity: int, immediate: bool = False) -> None:
@@ -455,16 +465,17 @@ class World:
         return self._esper(esper.entity_exists, entity)
 
     def add_component(self, entity: int, component: Any) -> None:
-        """Add (or replace) a component of an entity."""
-        self._esper(esper.add_component, entity, component)
+        """Add (or replace) a component of an entity (``KeyError`` naming it if it is not in this World)."""
+        _refuse_class(component)
+        self._esper(_add_component, entity, component)
 
     def remove_component(self, entity: int, component_type: type[C]) -> C:
-        """Remove and return an entity's component of that type."""
-        return self._esper(esper.remove_component, entity, component_type)
+        """Remove and return an entity's component of that type (``KeyError`` naming both if missing)."""
+        return self._esper(_with_names, esper.remove_component, entity, component_type)
 
     def component_for_entity(self, entity: int, component_type: type[C]) -> C:
-        """An entity's component of that type (KeyError if missing)."""
-        return self._esper(esper.component_for_entity, entity, component_type)
+        """An entity's component of that type (``KeyError`` naming both if missing)."""
+        return self._esper(_with_names, esper.component_for_entity, entity, component_type)
 
     def try_component(self, entity: int, component_type: type[C]) -> C | None:
         """An entity's component of that type, or None."""
@@ -484,13 +495,43 @@ class World:
         return self._esper(every, *component_types)
 
 
+def _refuse_class(component: Any) -> None:
+    """Raise ``TypeError`` for a component class given where a component is expected (esper
+    would keep the class itself as the entity's component, and no system would ever see it)."""
+    if isinstance(component, type):
+        raise TypeError(f"got the class {component.__name__}, not a component: make one, e.g. "
+                        f"{component.__name__}(...)")
+
+
+def _missing(entity: int, component_type: type | None = None) -> str:
+    """Why ``entity`` has no ``component_type`` in the current world (``KeyError``'s message)."""
+    if entity not in esper._entities:  # noqa: SLF001
+        return f"entity {entity!r} is not in this World (deleted, or never made); World.entity_exists tells"
+    return f"entity {entity!r} has no {getattr(component_type, '__name__', component_type)} component"
+
+
+def _with_names(function: Callable[[int, type[C]], R], entity: int, component_type: type[C]) -> R:
+    """esper's ``function(entity, component_type)``, its ``KeyError`` naming both."""
+    try:
+        return function(entity, component_type)
+    except KeyError:
+        raise KeyError(_missing(entity, component_type)) from None
+
+
+def _add_component(entity: int, component: Any) -> None:
+    """esper's ``add_component``, refusing an entity not in the current world by name (esper
+    raises ``KeyError`` with the bare id)."""
+    if entity not in esper._entities:  # noqa: SLF001
+        raise KeyError(_missing(entity))
+    esper.add_component(entity, component)
+
+
 def _delete_entity(entity: int, immediate: bool) -> None:
     """esper's ``delete_entity`` in the current world (``World.delete_entity``). esper would
     leave an entity deleted at once while it waits to be deleted, or one it doesn't hold, in
     its list of entities to delete, and raise at the next step's start, every step after."""
     if entity not in esper._entities:  # noqa: SLF001
-        raise KeyError(f"entity {entity!r} is not in this World (deleted at once already, or never made); "
-                       f"World.entity_exists tells")
+        raise KeyError(_missing(entity))
     if immediate:
         esper._dead_entities.discard(entity)  # noqa: SLF001 (deleted now, not again at the next step)
     esper.delete_entity(entity, immediate)

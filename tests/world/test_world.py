@@ -1,5 +1,7 @@
 """World: esper wrapper, isolation, custom systems, contacts, determinism."""
 
+import re
+
 import esper
 import pytest
 from pygame import Vector2
@@ -92,6 +94,84 @@ def test_systems_run_in_priority_order_and_any_process_object_is_accepted():
     world.add_system(Tap("after response"), -1)
     world.step(DT)
     assert calls == ["before movement", "between", "after response"]
+
+
+class _Tap:
+    def __init__(self, calls, name):
+        self.calls, self.name = calls, name
+
+    def process(self, dt):
+        self.calls.append(self.name)
+
+
+@pytest.mark.parametrize("priority", ["high", None, True, float("nan"), float("inf")])
+def test_a_bad_priority_is_refused_and_leaves_the_systems_as_they_were(priority):
+    # Found by a trial game: "high" raised from the sort after the system was appended, so it
+    # ran anyway and every later add_system raised the same TypeError.
+    world = World()
+    calls = []
+    before = list(world.systems)
+    with pytest.raises(ValueError, match=f"^priority must be a finite number.*got {re.escape(repr(priority))}$"):
+        world.add_system(_Tap(calls, "bad"), priority)
+    assert world.systems == before
+    world.add_system(_Tap(calls, "good"), 250.5)
+    world.step(DT)
+    assert calls == ["good"]
+
+
+def test_a_system_class_instead_of_a_system_is_refused_naming_it():
+    class Spin:
+        def process(self, dt):
+            pass
+
+    world = World()
+    with pytest.raises(TypeError, match=r"add_system takes a system, not its class: add_system\(Spin\(...\)\)"):
+        world.add_system(Spin)
+
+
+def test_a_component_class_instead_of_a_component_is_refused_naming_it():
+    # esper would keep the class as the entity's component: a box with ``Collider`` (the class)
+    # fell through the floor, no error.
+    world = World()
+    with pytest.raises(TypeError, match=r"got the class Collider, not a component: make one, e\.g\. Collider\(...\)"):
+        world.create_entity(Transform((0, 0)), Collider)
+    entity = box(world, 0, 0)
+    with pytest.raises(TypeError, match="got the class Physics"):
+        world.add_component(entity, Physics)
+    assert world.component_for_entity(entity, Physics).mass == 1.0
+
+
+def test_missing_entities_and_components_are_named_in_the_key_error():
+    world = World()
+    entity = box(world, 0, 0)
+    world.remove_component(entity, Physics)
+    with pytest.raises(KeyError, match=f"entity {entity} has no Physics component"):
+        world.component_for_entity(entity, Physics)
+    with pytest.raises(KeyError, match=f"entity {entity} has no Physics component"):
+        world.remove_component(entity, Physics)
+    world.delete_entity(entity, immediate=True)
+    for call in (lambda: world.component_for_entity(entity, Transform),
+                 lambda: world.remove_component(entity, Transform),
+                 lambda: world.add_component(entity, Physics())):
+        with pytest.raises(KeyError, match=f"entity {entity} is not in this World"):
+            call()
+    moving = box(world, 0, 0, velocity=(60, 0))  # (the refused add left esper's tables as they were)
+    run(world, 1)
+    assert position(world, moving) == Vector2(1, 0)
+
+
+def test_a_world_stepped_from_inside_its_own_step_refuses_and_the_outer_step_goes_on():
+    world = World()
+    moving = box(world, 0, 0, velocity=(60, 0))
+
+    class Nested:
+        def process(self, dt):
+            world.step(dt)
+
+    world.add_system(Nested(), MOVEMENT_PRIORITY + 1)
+    with pytest.raises(RuntimeError, match="step\\(\\) was called during its own step"):
+        world.step(DT)
+    assert position(world, moving) == Vector2(1, 0)  # one step's move, not two
 
 
 @pytest.mark.parametrize("continuous", [True, False])
