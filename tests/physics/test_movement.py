@@ -144,6 +144,22 @@ def test_a_speed_far_below_pygames_epsilon_is_clamped_to_a_tinier_cap() -> None:
 
 
 
+@pytest.mark.parametrize(("vx", "vy"), [(1e155, 0.0), (3e200, -4e200), (-1e308, 1e308)])
+def test_a_speed_whose_square_overflows_is_still_capped_along_its_direction(vx: float, vy: float) -> None:
+    # Found by a trial game: a velocity set in place (assignment checks ±1e9; in place only
+    # finiteness is checked) from about 1.3e154 px/s has an infinite square, and the cap's
+    # fraction (cap / sqrt(inf) = 0) stopped the body dead. Capped, it keeps its direction at
+    # the world's cap: v · cap / |v|, |v| = hypot(vx, vy).
+    world = World()
+    entity = world.create_entity(Transform((0, 0)), Collider((4, 4)), Physics())
+    world.component_for_entity(entity, Physics).velocity.update(vx, vy)
+    world.movement.process(1 / 60)
+    velocity = world.component_for_entity(entity, Physics).velocity
+    scale = limits.MAX_SPEED / math.hypot(vx, vy)
+    assert math.isclose(velocity.x, vx * scale, rel_tol=1e-12) and math.isclose(velocity.y, vy * scale, rel_tol=1e-12)
+    world.close()
+
+
 def test_a_damped_puck_slides_v0_over_damping_in_all_and_a_falling_body_tends_to_g_over_damping() -> None:
     # Movement's damping, v ← v / (1 + c·dt) each step (c in 1/s), is the Padé form of
     # dv/dt = −c·v. After n steps v = v0·r^n with r = 1/(1 + c·dt), and the distance is

@@ -46,11 +46,10 @@ def advance(x: float, y: float, vx: float, vy: float, pulled: bool, gx: float, g
         keep = 1.0 / (1.0 + damping * dt)
         vx, vy = vx * keep, vy * keep
     speed_squared = vx * vx + vy * vy
-    if speed_squared > cap * cap:
-        fraction = cap / math.sqrt(speed_squared)
-        vx, vy = vx * fraction, vy * fraction
-    elif speed_squared > world_cap * world_cap:
-        fraction = world_cap / math.sqrt(speed_squared)
+    if speed_squared > cap * cap or speed_squared > world_cap * world_cap:
+        # (a speed whose square overflows, from about 1.3e154 px/s, measured without squaring)
+        speed = math.sqrt(speed_squared) if speed_squared != math.inf else math.hypot(vx, vy)
+        fraction = (cap if speed_squared > cap * cap else world_cap) / speed
         vx, vy = vx * fraction, vy * fraction
     return x + vx * dt, y + vy * dt, vx, vy
 
