@@ -63,6 +63,9 @@ from systems.physics._stages import storage
 from systems.physics._shapes.geometry import TIES
 from systems.physics._kernels.pairs import LEVEL, SKIP, grid_pairs, level_cells
 
+#: No contacts from a step before (``run_sweeps``' ``last``): the floor's sweeps start cold.
+_NO_CONTACTS = (np.zeros((0, 2), np.int64), np.zeros((0, 8)), np.zeros(0, np.int64))
+
 PYTHON_PASSES = ("move", "validate", "read", "write back")
 PASSES = (*PYTHON_PASSES, "pairs kernel", "sweep kernel")
 
@@ -152,7 +155,7 @@ def time_passes(count: int, repeats: int) -> dict[str, float]:
     def sweep() -> np.ndarray:
         body, flags = table.copy(), ints.copy()
         status: np.ndarray = sweep_kernel.run_sweeps(body, flags, pairs, verdicts, ties, step, buffers,
-                                                     tables.filing(buffers), 0)[0]
+                                                     tables.filing(buffers), _NO_CONTACTS)[0]
         return status
     while (status := sweep())[kernel_table.OVERFLOW]:  # buffers that suffice, found before timing
         buffers = sweep_kernel.buffers_for(buffers, len(pairs), len(table), int(status[kernel_table.OVERFLOW]))

@@ -108,7 +108,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_GROUP_BY_ROW, (ids, 1)),
         (_SWEPT_BOUNDS, (boxes[:, :2].copy(), boxes[:, :2].copy(), boxes[:, :2].copy(), boxes[:, :2].copy())),
         (_RUN_SWEEPS, (table, ints, rows, np.zeros((0, 3), np.int64), np.array(TIES), np.zeros(4), buffers,
-                       (ids, ids, 0, sweep.kept_filing(buffers)), 0)),
+                       (ids, ids, 0, sweep.kept_filing(buffers)), (rows, np.zeros((0, 8)), ids[:0]))),
         (_PUSH_OUT, (table, ints, rows, np.array(TIES), np.zeros(4), (rows, np.zeros((0, 2))), status, buffers)),
         (_CRUSH, (table, ints, (rows, np.zeros((0, 2))), status, buffers)),
         (_SNAP_TO_GROUND, (table, ints, (ids, np.zeros((1, 2))), np.zeros(4), status, buffers)),

@@ -490,7 +490,7 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
     POS_X/POS_Y (flag PLACED). Returns ``status``: OVERFLOW and UNASKED as ``run_sweeps`` sets
     them; WARN_A and WARN_B the first pair left overlapping by more than GIVE_UP_DEPTH (-1 for
     none), its depth in the last buffer's first float."""
-    grid, links, queue, contacts, events, index, marks, out, filters, work, extra, _ = buffers
+    grid, links, queue, contacts, events, index, marks, out, filters, work, extra = buffers
     rounds, settled, keys, tested, pile, report, _, _ = extra
     status[WARN_A], status[WARN_B] = -1, -1
     report[0] = 0.0

@@ -579,40 +579,58 @@ def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 
 
 @_helper
-def _resting_pairs(contacts: Any, count: int, step: Any, kept: Any) -> int:
-    """The last run's contacts that held a body up against gravity (``contacts``' first
-    ``count``, rows of this run's table; 0 where the table is new): the pairs, copied into
-    ``kept`` in the order recorded, whose normal is within 60° of up either way, but TRIGGERs';
-    returns how many."""
-    values, pairs = contacts
+def _row_of(ints: Any, entity: int) -> int:
+    """The row of ``entity`` (rows are in entity order: a binary search of the ENTITY
+    column), or -1 where it has none."""
+    low, high = 0, ints.shape[0]
+    while low < high:
+        middle = (low + high) // 2
+        if ints[middle, ENTITY] < entity:
+            low = middle + 1
+        else:
+            high = middle
+    return low if low < ints.shape[0] and ints[low, ENTITY] == entity else -1
+
+
+@_helper
+def _resting_pairs(ints: Any, last: Any, step: Any, kept: Any, heights: Any) -> int:
+    """The last step's contacts (``last``: the Resolution's entity pairs, values and time
+    order, ``run_sweeps``) that held a body up against gravity: those whose normal is within
+    60° of up either way, but TRIGGERs', between bodies still here, copied into ``kept`` as
+    rows a < b in time order, each with its contact point's height along up in ``heights``
+    (px); returns how many."""
+    pairs, values, order = last
     ux, uy = step[UP_X], step[UP_Y]
     m = 0
-    for k in range(count):
-        if values[k, 7] == 0.0 and abs(0.0 + values[k, 0] * ux + values[k, 1] * uy) > 0.5:
-            kept[m, 0], kept[m, 1] = pairs[k, 0], pairs[k, 1]
+    for j in range(order.shape[0]):
+        k = order[j]
+        if values[k, 7] != 0.0 or not abs(0.0 + values[k, 0] * ux + values[k, 1] * uy) > 0.5:
+            continue
+        a, b = _row_of(ints, pairs[k, 0]), _row_of(ints, pairs[k, 1])
+        if a >= 0 and b >= 0:
+            kept[m, 0], kept[m, 1] = a, b
+            heights[m] = 0.0 + values[k, 5] * ux + values[k, 6] * uy
             m += 1
     return m
 
 
 @_helper
 def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
-                    contacts: Any, index: Any, filters: Any, work: Any, resting: Any, count: int, step: Any,
+                    contacts: Any, index: Any, filters: Any, work: Any, resting: Any, ranked: Any, step: Any,
                     marks: Any, out: Any) -> None:
-    """Resolve, before anything is swept, the contacts a pile rests on: each of the first
-    ``count`` pairs of ``resting`` (rows a < b: the last run's contacts that held a body up,
-    ``_resting_pairs``) that meets at the step's very start, one of the two held there (a
-    STATIC, or pinned against one), as the sweep would at that instant (``_resolve``). Under
-    gravity every body of a pile strikes what it rests on at the start of every step, and each
-    such impact would have it swept again through the rest of the step; resolved first, its
-    new path is swept once, with every other. (Box2D keeps a step's contacts from the last for
-    the same reason, to start its solver from them.) Taken in the order the last run recorded
-    them, which this pass makes bottom up: a pair whose lower body was not yet held is left to
-    the sweeps, and recorded after the pairs below it. Only the free body's path changes,
-    and only shrinks; one that still leaves the box it was filed under is swept again at once
-    (``_resweep`` files it wider)."""
+    """Resolve, before anything is swept, the contacts a pile rests on: the pairs of
+    ``resting`` (rows a < b: the last step's contacts that held a body up, ``_resting_pairs``),
+    in the order of ``ranked`` (lowest first), each that meets at the step's very start, one of
+    the two held there (a STATIC, or pinned against one), as the sweep would at that instant
+    (``_resolve``). Under gravity every body of a pile strikes what it rests on at the start of
+    every step, and each such impact would have it swept again through the rest of the step;
+    resolved first, bottom up, its new path is swept once, with every other. (Box2D keeps a
+    step's contacts from the last for the same reason, to start its solver from them.) Only
+    the free body's path changes, and only shrinks; one that still leaves the box it was filed
+    under is swept again at once (``_resweep`` files it wider)."""
     max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
-    for k in range(count):
-        a, b = resting[k, 0], resting[k, 1]
+    for j in range(ranked.shape[0]):
+        a, b = resting[ranked[j], 0], resting[ranked[j], 1]
         if not (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
             continue
         found, time, nx, ny, surface = _first_impact(body, ints, ties, a, b, 0.0, _box_at(body, a, 0.0),
@@ -733,7 +751,7 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     filters = (int_array(slots, 3), int_array(capacity, 2))
     # (run_sweeps and push.push_out set them up)
     return (grid, links, queue, contacts, events, index, int_array(rows), int_array(rows), filters, row_buffers(rows),
-            push_buffers(capacity, slots, rows), int_array(capacity, 2))
+            push_buffers(capacity, slots, rows))
 
 
 def buffer_sizes(buffers: tuple[Any, ...]) -> tuple[int, int, int]:
@@ -758,7 +776,7 @@ def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow
 
 @_kernel
 def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step: Any, buffers: Any,
-               filing: Any, last_contacts: int) -> Any:
+               filing: Any, last: Any) -> Any:
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
     impacts in time order, updating ``body`` and ``ints``.
 
@@ -768,9 +786,9 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     from run to run, the ``movers`` each run; every row must be in one of them
     (``filing_each_run``: all filed each run).
 
-    ``last_contacts``: how many of the contacts the last run over these ``buffers`` recorded hold
-    rows of this table (0 where the table or the buffers are new): those a pile rests on are
-    resolved first (``_settle_resting``).
+    ``last``: the last step's contacts, (entity pairs a < b (m, 2), their values (m, 8) as
+    recorded, their time order (m,)): those a pile rests on are resolved first, lowest first
+    (``_settle_resting``; stably sorted, so ties keep their time order).
 
     ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
     they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is
@@ -785,9 +803,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     Returns (status, contacts (values, rows), widened (boxes, rows), met
     pairs, unasked pairs), the last four in ``buffers``; see the column names above.
     """
-    grid, links, queue, contacts, events, index, marks, out, filters, work, _, kept = buffers
+    grid, links, queue, contacts, events, index, marks, out, filters, work, _ = buffers
     rows = body.shape[0]
-    resting = _resting_pairs(contacts, last_contacts, step, kept) if step[SWEEPS] != 0.0 else 0  # (before any record)
     status = np.zeros(COUNTERS, np.int64)
     status[FROZEN] = -1
     status[LAYERS] = step[LAYERED] != 0.0
@@ -808,8 +825,10 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     _link_pairs(links, status, pairs, rows)
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
         return status, contacts, events, filters[1]
-    _settle_resting(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, kept, resting,
-                    step, marks, out)
+    resting, heights = np.empty((last[2].shape[0], 2), np.int64), np.empty(last[2].shape[0])
+    count = _resting_pairs(ints, last, step, resting, heights)
+    _settle_resting(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, resting,
+                    np.argsort(heights[:count], kind="mergesort"), step, marks, out)
     for k in range(pairs.shape[0]):
         a, b = pairs[k, 0], pairs[k, 1]
         if (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:

@@ -108,6 +108,22 @@ class Memory:
             self.made = self.resolution.contacts()
         return self.made
 
+    def contact_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The last step's contacts as the core records them (``Resolution.arrays``: entity
+        pairs and values) and their time order (``Resolution.time_order``), whichever way
+        they are kept: from the resolution, or from the contacts a snapshot restored
+        (``replace_contacts``; in time order already). The same contacts give the same
+        arrays and order either way."""
+        if self.resolution is not None:
+            pairs, values = self.resolution.arrays()
+            return pairs, values, self.resolution.time_order()
+        made = self.made or []
+        pairs = np.array([(contact.a, contact.b) for contact in made], np.int64).reshape(-1, 2)
+        values = np.array([(contact.normal.x, contact.normal.y, contact.depth, contact.time, contact.surface,
+                            contact.point.x, contact.point.y, float(contact.trigger)) for contact in made],
+                          float).reshape(-1, 8)
+        return pairs, values, np.arange(len(made), dtype=np.int64)
+
     def keep(self, state: Resolution) -> None:
         """Keep this step's resolution, to make its contacts from when read."""
         self.resolution, self.made = state, None

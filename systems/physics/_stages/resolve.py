@@ -64,6 +64,7 @@ _SHAPE_CODES = {Shape(value)._value_: code for code, value in enumerate(SHAPE_VA
 _NO_VERDICTS = np.zeros((0, 3), np.int64)
 _NO_SQUEEZES = (np.zeros((0, 2), np.int64), np.zeros((0, 2)))
 _NO_GROUNDED = (np.zeros(0, np.int64), np.zeros((0, 2)))
+_NO_CONTACTS = (np.zeros((0, 2), np.int64), np.zeros((0, 8)), np.zeros(0, np.int64))
 
 #: Times a stage: ``World.timed``, given the stage's name.
 Timer = Callable[[str], AbstractContextManager[object]]
@@ -99,10 +100,6 @@ class Resolver:
         self.max_subdivisions = max_subdivisions
         self.kernels: Kernels | None = None
         self._buffers: tuple[Any, ...] | None = None
-        # How many contacts the last run left in ``_buffers``, and the rows it ran over (``_Tables.movers``:
-        # made anew with the table), for the next run to resolve the resting ones first.
-        self._contacts = 0
-        self._last_movers: np.ndarray | None = None
         # Level geometry's codes (``_level_codes``) and what they were made for.
         self._level: tuple[LevelRead, np.ndarray, Columns, int, np.ndarray] | None = None
         self._tables = _Tables()
@@ -128,15 +125,14 @@ class Resolver:
                                         bool(memory.grounded), kernels)
             squeezes = _squeezes(collision, memory.squeezes)
             grounded = _grounded(collision, memory.grounded)
+            last = memory.contact_arrays() if sweeps and state.up else _NO_CONTACTS  # (a pile rests only under gravity)
         pairs = collision.pair_rows()
         buffers = k.buffers_for(self._buffers, len(pairs), len(tables[0]))
-        # The last run's contacts, still in its buffers, hold rows of this table if it is the same.
-        last_contacts = self._contacts if buffers is self._buffers and self._tables.movers is self._last_movers else 0
         while True:
             with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
                 status, contacts, events, unasked = kernels.run_sweeps(*tables, pairs, verdicts, _TIES, parameters,
                                                                        buffers, self._tables.filing(buffers),
-                                                                       last_contacts)
+                                                                       last)
             if not (status[t.OVERFLOW] or status[t.UNASKED]):
                 with timed(f"{name}.push_out"):
                     status = kernels.push_out(*tables, pairs, _TIES, parameters, squeezes, status, buffers)
@@ -157,8 +153,7 @@ class Resolver:
                 break
             tables = self._tables.start(collision, level_codes, step.riders, bool(step.gravity),  # (run: changed)
                                         bool(memory.grounded), kernels)
-            last_contacts = 0  # (the run wrote over them)
-        self._buffers, self._contacts, self._last_movers = buffers, int(status[t.CONTACTS]), self._tables.movers
+        self._buffers = buffers
         self._tables.ran(pairs, events[2][:int(status[t.MET])], buffers[6])
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step, kernels)
@@ -202,7 +197,7 @@ class Resolver:
                         "step (warned once per World)", frozen, self.max_subdivisions)
         if status[t.WARN_A] >= 0 and not memory.warned_overlap:
             memory.warned_overlap = True
-            depth = float(buffers[10][5][0])  # (push.push_buffers' report)
+            depth = float(buffers[-1][5][0])  # (push.push_buffers' report)
             log.warning("entities %d and %d still overlap by %.3f px after %d iterations; resolution may be "
                         "incomplete this step (warned once per World)", int(entities[status[t.WARN_A]]),
                         int(entities[status[t.WARN_B]]), depth, step.max_iterations)
@@ -240,7 +235,7 @@ def _grounded(collision: Found, grounded: Grounded) -> tuple[np.ndarray, np.ndar
 def _kept_squeezes(entities: np.ndarray, buffers: tuple[Any, ...], count: int) -> Squeezes:
     """The squeezes the crush kernel kept (``push.push_buffers``' crushing part), by entity
     pair, in order."""
-    _, pairs, normals = buffers[10][6][2]
+    _, pairs, normals = buffers[-1][6][2]
     ids = entities[pairs[:count]].tolist()
     return {(a, b): Vector2(x, y) for (a, b), (x, y) in zip(ids, normals[:count].tolist())}
 

@@ -290,11 +290,11 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one() -> None:
     real = own().run_sweeps
 
     def first_with_8_slots(*args):  # type: ignore[no-untyped-def]
-        buffers, filing, last_contacts = args[-3:]
+        buffers, filing, last = args[-3:]
         if not statuses:  # (level geometry's filing, kept for the buffers given, is filed anew in these)
             capacity, _, rows = sweep_kernel.buffer_sizes(buffers)
-            buffers, last_contacts = sweep_kernel.make_buffers(capacity, 8, rows), 0  # (no contacts in new ones)
-        status, contacts, events, unasked = real(*args[:-3], buffers, filing, last_contacts)
+            buffers = sweep_kernel.make_buffers(capacity, 8, rows)
+        status, contacts, events, unasked = real(*args[:-3], buffers, filing, last)
         statuses.append(status.copy())
         return status, contacts, events, unasked
 
