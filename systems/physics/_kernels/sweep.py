@@ -579,38 +579,23 @@ def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 
 
 @_helper
-def _row_of(ints: Any, entity: int) -> int:
-    """The row of ``entity`` (rows are in entity order: a binary search of the ENTITY
-    column), or -1 where it has none."""
-    low, high = 0, ints.shape[0]
-    while low < high:
-        middle = (low + high) // 2
-        if ints[middle, ENTITY] < entity:
-            low = middle + 1
-        else:
-            high = middle
-    return low if low < ints.shape[0] and ints[low, ENTITY] == entity else -1
-
-
-@_helper
-def _resting_pairs(ints: Any, last: Any, step: Any, kept: Any, heights: Any) -> int:
-    """The last step's contacts (``last``: the Resolution's entity pairs, values and time
-    order, ``run_sweeps``) that held a body up against gravity: those whose normal is within
-    60° of up either way, but TRIGGERs', between bodies still here, copied into ``kept`` as
-    rows a < b in time order, each with its contact point's height along up in ``heights``
+def _resting_pairs(last: Any, step: Any, kept: Any, heights: Any) -> int:
+    """The last step's contacts (``last``: rows a < b of this table, -1 for a body gone,
+    their values as recorded, their time order; ``run_sweeps``) that held a body up against
+    gravity: those whose normal is within 60° of up either way, but TRIGGERs', copied into
+    ``kept`` in time order, each with its contact point's height along up in ``heights``
     (px); returns how many."""
-    pairs, values, order = last
+    rows, values, order = last
     ux, uy = step[UP_X], step[UP_Y]
     m = 0
     for j in range(order.shape[0]):
         k = order[j]
-        if values[k, 7] != 0.0 or not abs(0.0 + values[k, 0] * ux + values[k, 1] * uy) > 0.5:
+        if (values[k, 7] != 0.0 or not abs(0.0 + values[k, 0] * ux + values[k, 1] * uy) > 0.5
+                or rows[k, 0] < 0 or rows[k, 1] < 0):
             continue
-        a, b = _row_of(ints, pairs[k, 0]), _row_of(ints, pairs[k, 1])
-        if a >= 0 and b >= 0:
-            kept[m, 0], kept[m, 1] = a, b
-            heights[m] = 0.0 + values[k, 5] * ux + values[k, 6] * uy
-            m += 1
+        kept[m, 0], kept[m, 1] = rows[k, 0], rows[k, 1]
+        heights[m] = 0.0 + values[k, 5] * ux + values[k, 6] * uy
+        m += 1
     return m
 
 
@@ -786,9 +771,10 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     from run to run, the ``movers`` each run; every row must be in one of them
     (``filing_each_run``: all filed each run).
 
-    ``last``: the last step's contacts, (entity pairs a < b (m, 2), their values (m, 8) as
-    recorded, their time order (m,)): those a pile rests on are resolved first, lowest first
-    (``_settle_resting``; stably sorted, so ties keep their time order).
+    ``last``: the last step's contacts, (rows a < b of this table, -1 for a body gone (m, 2),
+    their values (m, 8) as recorded, their time order (m,)): those a pile rests on are
+    resolved first, lowest first (``_settle_resting``; stably sorted, so ties keep their time
+    order).
 
     ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
     they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is
@@ -826,7 +812,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
         return status, contacts, events, filters[1]
     resting, heights = np.empty((last[2].shape[0], 2), np.int64), np.empty(last[2].shape[0])
-    count = _resting_pairs(ints, last, step, resting, heights)
+    count = _resting_pairs(last, step, resting, heights)
     _settle_resting(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, resting,
                     np.argsort(heights[:count], kind="mergesort"), step, marks, out)
     for k in range(pairs.shape[0]):

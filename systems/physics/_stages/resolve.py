@@ -100,6 +100,9 @@ class Resolver:
         self.max_subdivisions = max_subdivisions
         self.kernels: Kernels | None = None
         self._buffers: tuple[Any, ...] | None = None
+        # The last run's contacts as the rows it recorded them by: its Resolution, the colliders'
+        # table they are rows of, and the rows (``_last_contacts``).
+        self._contact_rows: tuple[Resolution, Columns, np.ndarray] | None = None
         # Level geometry's codes (``_level_codes``) and what they were made for.
         self._level: tuple[LevelRead, np.ndarray, Columns, int, np.ndarray] | None = None
         self._tables = _Tables()
@@ -125,7 +128,7 @@ class Resolver:
                                         bool(memory.grounded), kernels)
             squeezes = _squeezes(collision, memory.squeezes)
             grounded = _grounded(collision, memory.grounded)
-            last = memory.contact_arrays() if sweeps and state.up else _NO_CONTACTS  # (a pile rests only under gravity)
+            last = self._last_contacts(collision, memory) if sweeps and state.up else _NO_CONTACTS  # (piles: gravity)
         pairs = collision.pair_rows()
         buffers = k.buffers_for(self._buffers, len(pairs), len(tables[0]))
         while True:
@@ -158,6 +161,22 @@ class Resolver:
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step, kernels)
 
+    def _last_contacts(self, collision: Found, memory: Memory) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The last step's contacts (``Memory.contact_arrays``) for the sweeps to resolve the
+        resting ones first: as rows of this step's bodies (-1 for one gone), their values and
+        time order. The rows the last run recorded them by while they are the same contacts
+        and the same table, else found by entity (entities made or deleted since, or the
+        contacts restored from a snapshot): the same rows either way."""
+        pairs, values, order = memory.contact_arrays()
+        kept = self._contact_rows
+        if kept is not None and kept[0] is memory.resolution and kept[1] is collision.columns:
+            return kept[2], values, order
+        known = collision.columns.entities
+        if not len(known):
+            return np.full(pairs.shape, -1, np.int64), values, order
+        rows = np.minimum(np.searchsorted(known, pairs), len(known) - 1)
+        return np.where(known[rows] == pairs, rows, -1), values, order
+
     def _level_codes(self, collision: Found) -> np.ndarray:
         """Level geometry's ``_codes``, kept while it is read the same (``LevelRead``), and
         while it is read anew only because a tile moved or was resized: the same rows of the
@@ -186,7 +205,9 @@ class Resolver:
         columns = collision.columns
         _scatter(collision, table, ints, self._tables.movers, state, self._positions(columns.transforms),
                  self._tables.velocities(), kernels)
-        _record(entities, contacts, int(status[t.CONTACTS]), state)
+        count = int(status[t.CONTACTS])
+        _record(entities, contacts, count, state)
+        self._contact_rows = state, columns, contacts[1][:count].copy()  # (for the next run: ``_last_contacts``)
         memory.squeezes = _kept_squeezes(entities, buffers, int(status[t.SQUEEZES]))
         met = events[2][:int(status[t.MET])].copy()  # (the buffers are the next step's)
         _widen(collision, table, events[1][:int(status[t.WIDENED])], met)
