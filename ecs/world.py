@@ -368,9 +368,11 @@ class World:
         other systems and handlers run (a filter's pair is resolved), the
         step completes, then the first exception is raised again, with a
         note naming where it came from and a note for each later one. The
-        World is left as a step without the failing call would leave it.
-        A bad ``dt`` or a vector made bad in place raises before anything
-        moves; an exception that is not an ``Exception`` (``KeyboardInterrupt``)
+        World is left as a step without the failing call would leave it
+        (what the call did before it raised stays done). A bad ``dt`` raises
+        before anything runs; a vector made bad in place (between steps, or by
+        a system) raises at the next physics system, before the physics moves
+        or resolves anything with it, and the step stops there; an exception that is not an ``Exception`` (``KeyboardInterrupt``)
         stops the step where it is, with a note for the exception the step
         had kept, if any.
 
@@ -392,7 +394,6 @@ class World:
                 _delete_contexts([])
             self._enter()
             esper.clear_dead_entities()
-            self._vectors.check(self)
             self.timings.clear()
             errors = self._errors = StepErrors(self.name)
             try:
@@ -405,14 +406,26 @@ class World:
             errors.raise_first()
 
     def _run_systems(self, dt: float, errors: StepErrors) -> None:
-        """Run each system in turn, collecting what they raise in ``errors``."""
+        """Run each system in turn, collecting what they raise in ``errors``. Before the
+        physics reads the components, their vectors are checked (``VectorCheck``): at the
+        first physics system, and again at one that follows a system of the game's, which may
+        have written them in place (a velocity set to NaN before Movement would move the body
+        there, and reach the core); a bad one stops the step there, before the physics moves
+        or resolves anything with it."""
         collided = stale = False
+        physics = (self.movement, self.collision, self.response)
+        unchecked = True  # (the vectors were written since the last check: between steps, or by a system)
         for _, system in list(self.systems):  # a list changed mid-step counts from the next step
+            own = any(system is each for each in physics)
+            if unchecked and (own or (system is self.response and stale)):
+                self._vectors.check(self)
+                unchecked = False
             if system is self.response and stale:
                 # A system ran after Collision and may have moved bodies:
                 # find the pairs again, so Response sees the world as it is.
                 self._run(self.collision, dt, errors)
             self._run(system, dt, errors)
+            unchecked |= not own
             if system is self.collision:
                 collided, stale = True, False
             elif collided:

@@ -1,5 +1,6 @@
 """World: esper wrapper, isolation, custom systems, contacts, determinism."""
 
+import math
 import re
 
 import esper
@@ -376,6 +377,45 @@ def test_non_finite_values_written_in_place_are_caught_by_the_next_step(make_wor
         if entity != victim:
             assert (tuple(position(world, entity)), tuple(velocity(world, entity))) == (where, speed)
     assert position(world, floor) == Vector2(-50, 100)
+
+
+@pytest.mark.parametrize("component, field, attribute", [
+    (Physics, "velocity", "x"), (Transform, "position", "y"), (Collider, "size", "x"),
+])
+@pytest.mark.parametrize("slot", ["before movement", "between collision and response"])
+def test_a_vector_a_system_makes_non_finite_is_caught_before_the_physics_reads_it(make_world, component, field,
+                                                                                attribute, slot):
+    # Found by a trial game: a system before Movement set a velocity to NaN; Movement moved the
+    # body there, and the next step blamed its position (an infinite one reached the broad
+    # phase: "negative dimensions not allowed"). The vectors are checked again at the first
+    # physics system after a system of the game's, and the step stops there.
+    world = make_world(gravity=(0, 980))
+    wall(world, -50, 100, 200, 20)
+    bodies = [box(world, 10 * i, 0, velocity=(30, 0)) for i in range(3)]
+    victim = bodies[1]
+    run(world, 2)
+
+    class Spoil:
+        def __init__(self):
+            self.armed = False
+
+        def process(self, dt):
+            if self.armed:
+                setattr(getattr(world.component_for_entity(victim, component), field), attribute, float("nan"))
+
+    spoil = Spoil()
+    world.add_system(spoil, MOVEMENT_PRIORITY + 1 if slot == "before movement"
+                     else (COLLISION_PRIORITY + RESPONSE_PRIORITY) // 2)
+    run(world, 1)  # (unarmed: the same step as ever)
+    before = [(tuple(position(world, e)), tuple(velocity(world, e))) for e in bodies]
+    spoil.armed = True
+    with pytest.raises(ValueError, match=rf"entity {victim}\b.*{component.__name__}\.{field}\.{attribute} is nan"):
+        world.step(DT)
+    after = [(tuple(position(world, e)), tuple(velocity(world, e))) for e in bodies if e != victim]
+    if slot == "before movement":  # nothing moved
+        assert after == [state for e, state in zip(bodies, before) if e != victim]
+    else:  # moved, not resolved: every value still finite
+        assert all(math.isfinite(value) for where, speed in after for value in (*where, *speed))
 
 
 def test_negative_size_written_in_place_is_caught_by_the_next_step():
