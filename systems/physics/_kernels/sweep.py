@@ -61,7 +61,7 @@ from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
 from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
 from .shapes import overlap, sweep
 from .cells import (
-    _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
+    _candidates, _file, _link, _link_pairs, _linked, _mark_partners, _meet, _partners, _query, _slot, _sort,
 )
 from .push import push_buffers
 from .queue import _pop, _push
@@ -605,19 +605,20 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
                     marks: Any, out: Any) -> None:
     """Resolve, before anything is swept, the contacts a pile rests on: the pairs of
     ``resting`` (rows a < b: the last step's contacts that held a body up, ``_resting_pairs``),
-    in the order of ``ranked`` (lowest first), each that meets at the step's very start, one of
-    the two held there (a STATIC, or pinned against one), as the sweep would at that instant
-    (``_resolve``). Under gravity every body of a pile strikes what it rests on at the start of
-    every step, and each such impact would have it swept again through the rest of the step;
-    resolved first, bottom up, its new path is swept once, with every other. (Box2D keeps a
-    step's contacts from the last for the same reason, to start its solver from them.) Only
-    the free body's path changes, and only shrinks; one that still leaves the box it was filed
-    under is swept again at once (``_resweep`` files it wider)."""
+    in the order of ``ranked`` (lowest first), each that the broad phase still pairs and that
+    meets at the step's very start, one of the two held there (a STATIC, or pinned against
+    one), as the sweep would at that instant (``_resolve``). Under gravity every body of a pile
+    strikes what it rests on at the start of every step, and each such impact would have it
+    swept again through the rest of the step; resolved first, bottom up, its new path is swept
+    once, with every other. (Box2D keeps a step's contacts from the last for the same reason,
+    to start its solver from them.) Only the free body's path changes, and only shrinks; one
+    that still leaves the box it was filed under is swept again at once (``_resweep`` files it
+    wider)."""
     max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
     for j in range(ranked.shape[0]):
         a, b = resting[ranked[j], 0], resting[ranked[j], 1]
-        if not (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED:
-            continue
+        if not (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED or not _linked(links, a, b):
+            continue  # (a pair the broad phase no longer lets meet: layers, types changed since)
         found, time, nx, ny, surface = _first_impact(body, ints, ties, a, b, 0.0, _box_at(body, a, 0.0),
                                                      _box_at(body, b, 0.0))
         if not found or time != 0.0:
