@@ -258,18 +258,6 @@ def _partners(links: Any, row: int, out: Any) -> int:
 
 
 @_helper
-def _linked(links: Any, row: int, other: int) -> bool:
-    """Whether ``other`` is among ``row``'s partners (a pair the broad phase let meet)."""
-    ends, entries = links
-    entry = ends[row, 0]
-    while entry >= 0:
-        if entries[entry, 0] == other:
-            return True
-        entry = entries[entry, 1]
-    return False
-
-
-@_helper
 def _mark_partners(links: Any, status: Any, row: int, marks: Any) -> int:
     """Stamp ``row``'s partners in ``marks``; returns the stamp."""
     status[STAMP] += 1

@@ -61,7 +61,7 @@ from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
 from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
 from .shapes import overlap, sweep
 from .cells import (
-    _candidates, _file, _link, _link_pairs, _linked, _mark_partners, _meet, _partners, _query, _slot, _sort,
+    _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
 )
 from .push import push_buffers
 from .queue import _pop, _push
@@ -579,63 +579,87 @@ def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
 
 
 @_helper
-def _resting_pairs(last: Any, step: Any, kept: Any, heights: Any) -> int:
-    """The last step's contacts (``last``: rows a < b of this table, -1 for a body gone,
-    their values as recorded, their time order; ``run_sweeps``) that held a body up against
-    gravity: those whose normal is within 60° of up either way, but TRIGGERs', copied into
-    ``kept`` in time order, each with its contact point's height along up in ``heights``
-    (px); returns how many."""
+def _resting_bodies(last: Any, step: Any, kept: Any, heights: Any) -> int:
+    """The bodies the last step's contacts (``last``: rows a < b of this table, -1 for a body
+    gone, their values as recorded, their time order; ``run_sweeps``) held up against
+    gravity: the upper row of each contact whose normal is within 60° of up either way, but
+    TRIGGERs', copied into ``kept`` in time order, each with its contact point's height along
+    up in ``heights`` (px); returns how many (a body held up twice is listed twice)."""
     rows, values, order = last
     ux, uy = step[UP_X], step[UP_Y]
     m = 0
     for j in range(order.shape[0]):
         k = order[j]
-        if (values[k, 7] != 0.0 or not abs(0.0 + values[k, 0] * ux + values[k, 1] * uy) > 0.5
-                or rows[k, 0] < 0 or rows[k, 1] < 0):
+        up = 0.0 + values[k, 0] * ux + values[k, 1] * uy  # (the normal goes from a to b: b is above a if > 0)
+        if values[k, 7] != 0.0 or not abs(up) > 0.5 or rows[k, 0] < 0 or rows[k, 1] < 0:
             continue
-        kept[m, 0], kept[m, 1] = rows[k, 0], rows[k, 1]
+        kept[m] = rows[k, 1] if up > 0.0 else rows[k, 0]
         heights[m] = 0.0 + values[k, 5] * ux + values[k, 6] * uy
         m += 1
     return m
 
 
 @_helper
-def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
-                    contacts: Any, index: Any, filters: Any, work: Any, resting: Any, ranked: Any, step: Any,
-                    marks: Any, out: Any) -> None:
-    """Resolve, before anything is swept, the contacts a pile rests on: the pairs of
-    ``resting`` (rows a < b: the last step's contacts that held a body up, ``_resting_pairs``),
-    in the order of ``ranked`` (lowest first), each that the broad phase still pairs and that
-    meets at the step's very start, one of the two held there (a STATIC, or pinned against
-    one), as the sweep would at that instant (``_resolve``). Under gravity every body of a pile
-    strikes what it rests on at the start of every step, and each such impact would have it
-    swept again through the rest of the step; resolved first, bottom up, its new path is swept
-    once, with every other. (Box2D keeps a step's contacts from the last for the same reason,
-    to start its solver from them.) Only the free body's path changes, and only shrinks; one
-    that still leaves the box it was filed under is swept again at once (``_resweep`` files it
-    wider)."""
-    max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
-    for j in range(ranked.shape[0]):
-        a, b = resting[ranked[j], 0], resting[ranked[j], 1]
-        if not (ints[a, FLAGS] | ints[b, FLAGS]) & MOVED or not _linked(links, a, b):
-            continue  # (a pair the broad phase no longer lets meet: layers, types changed since)
+def _first_support(body: Any, ints: Any, links: Any, ties: Any, row: int) -> tuple[int, float, float, float]:
+    """The impact at the step's very start of ``row`` with a partner held there (a STATIC, or
+    pinned against one) that the queue would take first (larger surface, then rows): (the
+    partner, normal x and y from the lower row to the higher, surface), or (-1, 0, 0, 0)."""
+    best, best_x, best_y, best_surface = -1, 0.0, 0.0, 0.0
+    ends, entries = links
+    entry = ends[row, 0]
+    while entry >= 0:
+        other = entries[entry, 0]
+        entry = entries[entry, 1]
+        a, b = (row, other) if row < other else (other, row)
+        if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:
+            continue  # (reported by the sweeps; a TRIGGER holds nothing up)
         found, time, nx, ny, surface = _first_impact(body, ints, ties, a, b, 0.0, _box_at(body, a, 0.0),
                                                      _box_at(body, b, 0.0))
         if not found or time != 0.0:
             continue
         axis, sign = _dominant(nx, ny)
-        if not (ints[a, FLAGS] & STATIC or ints[a, PINNED] & _bit(axis, -sign) or ints[b, FLAGS] & STATIC
-                or ints[b, PINNED] & _bit(axis, sign)):
-            continue  # (both free: momentum goes both ways, left to the sweeps)
-        resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties,
-                                                            contacts, index, filters, work, a, b, 0.0, nx, ny,
-                                                            surface, step, marks, out)
-        if not resolved:
+        toward = -sign if other == a else sign  # (held against being pushed toward the row)
+        if not (ints[other, FLAGS] & STATIC or ints[other, PINNED] & _bit(axis, toward)):
             continue
-        for row, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
-            if (_retire(body, ints, status, row, old_x, old_y, max_subdivisions)
-                    and not _within(_remaining_bounds(body, ints, row), _filed(body, row))):
-                _resweep(body, ints, grid, links, status, queue, events, ties, row, 0.0, size, marks, out)
+        if best < 0 or surface > best_surface or (surface == best_surface and other < best):
+            best, best_x, best_y, best_surface = other, nx, ny, surface
+    return best, best_x, best_y, best_surface
+
+
+@_helper
+def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
+                    contacts: Any, index: Any, filters: Any, work: Any, resting: Any, ranked: Any, step: Any,
+                    marks: Any, out: Any) -> None:
+    """Resolve, before anything is swept, the impacts a pile's bodies take at the step's very
+    start on what holds them up: for each body of ``resting`` (the last step's contacts held it
+    up, ``_resting_bodies``), in the order of ``ranked`` (lowest first), its impacts then with
+    partners held there (a STATIC, or pinned against one), in the queue's order
+    (``_first_support``), each resolved as the sweep would at that instant (``_resolve``).
+    Under gravity every body of a pile strikes what it rests on at the start of every step,
+    and each such impact would have it swept again through the rest of the step; resolved
+    first, bottom up, its new path is swept once, with every other. (Box2D keeps a step's
+    contacts from the last for the same reason, to start its solver from them.) Only the
+    body's own path changes, and only shrinks; one that still leaves the box it was filed under
+    is swept again at once (``_resweep`` files it wider)."""
+    max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
+    for j in range(ranked.shape[0]):
+        row = resting[ranked[j]]
+        for _ in range(4):  # (a body on a few supports: each one the queue would take)
+            if not ints[row, FLAGS] & MOVED:
+                break
+            other, nx, ny, surface = _first_support(body, ints, links, ties, row)
+            if other < 0:
+                break
+            a, b = (row, other) if row < other else (other, row)
+            resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties,
+                                                                contacts, index, filters, work, a, b, 0.0, nx, ny,
+                                                                surface, step, marks, out)
+            if not resolved:
+                break
+            for changed, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
+                if (_retire(body, ints, status, changed, old_x, old_y, max_subdivisions)
+                        and not _within(_remaining_bounds(body, ints, changed), _filed(body, changed))):
+                    _resweep(body, ints, grid, links, status, queue, events, ties, changed, 0.0, size, marks, out)
 
 
 # -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
@@ -773,9 +797,9 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     (``filing_each_run``: all filed each run).
 
     ``last``: the last step's contacts, (rows a < b of this table, -1 for a body gone (m, 2),
-    their values (m, 8) as recorded, their time order (m,)): those a pile rests on are
-    resolved first, lowest first (``_settle_resting``; stably sorted, so ties keep their time
-    order).
+    their values (m, 8) as recorded, their time order (m,)): the bodies they held up have their
+    impacts at the step's start on what holds them resolved first, lowest first
+    (``_settle_resting``; stably sorted, so ties keep their time order).
 
     ``verdicts``: the collision filters' verdicts (rows a < b, then 1 if
     they may collide, 0 if not) when ``step[FILTERED]``; a pair met that is
@@ -812,8 +836,8 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     _link_pairs(links, status, pairs, rows)
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
         return status, contacts, events, filters[1]
-    resting, heights = np.empty((last[2].shape[0], 2), np.int64), np.empty(last[2].shape[0])
-    count = _resting_pairs(last, step, resting, heights)
+    resting, heights = np.empty(last[2].shape[0], np.int64), np.empty(last[2].shape[0])
+    count = _resting_bodies(last, step, resting, heights)
     _settle_resting(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, resting,
                     np.argsort(heights[:count], kind="mergesort"), step, marks, out)
     for k in range(pairs.shape[0]):
