@@ -5,16 +5,12 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import esper
-import numpy as np
 from pygame import Vector2
 
 from components import Collider, Physics, Transform
-from systems.physics._bodies.kept import Kept
-from systems.physics._bodies.table import VectorList
 from systems.physics._shapes.geometry import Box, axis_overlap
 from systems.physics._solver.riders import STANDING_REACH, Rides, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
-from systems.physics._stages import storage
 from systems.physics._stages.move import Move
 from systems._world import WorldLike
 
@@ -97,13 +93,6 @@ class MovementSystem(esper.Processor):
         # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
         self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
         self._move = Move()
-        # The platforms last carried from (``_moving_platforms``): the lookup and the platforms
-        # they were found in, those with a Transform, and their Transforms; and the platforms'
-        # positions then previous positions, listed while none is assigned.
-        self._platforms: tuple[dict[int, Transform], np.ndarray, list[int], list[Transform]] | None = None
-        self._platform_vectors = Kept(lambda placed: VectorList([transform.position for transform in placed]
-                                                                + [transform.previous_position for transform in placed]),
-                                      vectors=True)
         if gravity is not None:
             self.gravity = gravity
 
@@ -134,10 +123,20 @@ class MovementSystem(esper.Processor):
         if not len(rides):
             return
         transforms, physics, colliders = self._by_entity(Transform), self._by_entity(Physics), self._by_entity(Collider)
-        moving = self._moving_platforms(rides, transforms, physics)
+        platforms = rides.platforms.tolist()
+        moving = {}
+        for platform in set(platforms):
+            transform = transforms.get(platform)
+            if transform is None:
+                continue
+            position, start = transform.position, transform.previous_position
+            dx, dy = position[0] - start[0], position[1] - start[1]  # (its displacement, as Vector2 subtracts)
+            body = physics.get(platform)
+            vx, vy = (body.velocity[0], body.velocity[1]) if body is not None else (0.0, 0.0)
+            if dx or dy or vx or vy:
+                moving[platform] = dx, dy, vx, vy
         if not moving:
             return
-        platforms = rides.platforms.tolist()
         riders, normals = rides.riders.tolist(), rides.normals.tolist()
         standing = _Standing(rides, riders, transforms, colliders)
         for row, platform in enumerate(platforms):
@@ -154,28 +153,6 @@ class MovementSystem(esper.Processor):
             rides.carried[row] = (dx, dy, *frame)
             if dx or dy:
                 rider.position.update(rider.position[0] + dx, rider.position[1] + dy)
-
-    def _moving_platforms(self, rides: Rides, transforms: dict[int, Transform],
-                          physics: dict[int, Physics]) -> dict[int, tuple[float, float, float, float]]:
-        """Each platform of ``rides`` that moved this step or has a velocity: its displacement
-        (px, ``position - previous_position``, as Vector2 subtracts) and velocity (px/s, 0
-        without Physics). The platforms' vectors are read at once (``storage.read``), from a
-        list of them kept while the platforms are the same: a platformer's riders stand on
-        much the same tiles step after step, and nearly none of them moves."""
-        platforms = np.unique(rides.platforms)
-        kept = self._platforms
-        if kept is None or kept[0] is not transforms or not np.array_equal(kept[1], platforms):
-            present = [platform for platform in platforms.tolist() if platform in transforms]
-            kept = self._platforms = transforms, platforms, present, [transforms[entity] for entity in present]
-        present, placed = kept[2], kept[3]
-        values = storage.read(self._platform_vectors(placed))
-        moved = values[:len(present)] - values[len(present):]
-        moving = {present[k]: (*moved[k].tolist(), 0.0, 0.0) for k in np.flatnonzero(moved.any(axis=1)).tolist()}
-        for platform in set(present).intersection(physics):  # (moving platforms: STATICs with Physics)
-            vx, vy = physics[platform].velocity
-            if vx or vy:
-                moving[platform] = (*moving.get(platform, (0.0, 0.0))[:2], vx, vy)
-        return moving
 
     def _by_entity(self, component_type: type[C]) -> dict[int, C]:
         """Entity -> its component of that type, made anew only when esper's list of them is
