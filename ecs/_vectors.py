@@ -1,10 +1,11 @@
-"""The check ``World.step`` makes before anything moves: no vector made bad in place.
+"""The check ``World.step`` makes before the physics reads the components: no vector made bad in place.
 
 The components check what is assigned to them (``components._checks``); a Vector2 changed in
 place (``transform.position.x = nan``, ``collider.size.update(0, 0)``) is not seen. So every
-step begins by checking every Transform's position and previous position, every Physics'
-velocity and every Collider's offset and size: finite, sizes above 0, and a CIRCLE's size
-square. The error names the entity and the field. It also refuses one Transform or Physics
+step checks, at its first physics system and again at one that follows a system of the game's
+(which may write them in place), every Transform's position and previous position, every
+Physics' velocity and every Collider's offset and size: finite, sizes above 0, and a CIRCLE's
+size square. The error names the entity and the field. It also refuses one Transform or Physics
 object added to two entities (esper allows it): both would be one body's place or velocity.
 
 The check reads only the vectors, from lists of them it keeps (``Kept`` with ``vectors``): made

@@ -372,9 +372,9 @@ class World:
         (what the call did before it raised stays done). A bad ``dt`` raises
         before anything runs; a vector made bad in place (between steps, or by
         a system) raises at the next physics system, before the physics moves
-        or resolves anything with it, and the step stops there; an exception that is not an ``Exception`` (``KeyboardInterrupt``)
-        stops the step where it is, with a note for the exception the step
-        had kept, if any.
+        or resolves anything with it, and the step stops there; an exception
+        that is not an ``Exception`` (``KeyboardInterrupt``) stops the step
+        where it is, with a note for the exception the step had kept, if any.
 
         Thread safety: the step holds a lock shared by every World, so
         Worlds may be stepped (and built) on different threads; they take
@@ -417,7 +417,7 @@ class World:
         unchecked = True  # (the vectors were written since the last check: between steps, or by a system)
         for _, system in list(self.systems):  # a list changed mid-step counts from the next step
             own = any(system is each for each in physics)
-            if unchecked and (own or (system is self.response and stale)):
+            if unchecked and own:
                 self._vectors.check(self)
                 unchecked = False
             if system is self.response and stale:
