@@ -161,6 +161,21 @@ def test_missing_entities_and_components_are_named_in_the_key_error():
     assert position(world, moving) == Vector2(1, 0)
 
 
+def test_a_collider_without_a_transform_is_named_once_in_the_log(caplog):
+    # Found by a trial game: a forgotten Transform left a body that never moved nor collided,
+    # with no word. (It may be meant: the entity is warned of, not refused.)
+    world = World()
+    first = world.create_entity(Collider((4, 4)), Physics())
+    world.create_entity(Collider((4, 4)))
+    placed = box(world, 0, 0, velocity=(60, 0))
+    with caplog.at_level("WARNING"):
+        run(world, 3)
+    warned = [record.getMessage() for record in caplog.records if "no Transform" in record.getMessage()]
+    assert warned == [f"entity {first} has a Collider but no Transform: the physics ignores it until it has one "
+                      f"(warned once per World)"]
+    assert position(world, placed) == Vector2(3, 0)
+
+
 def test_a_world_stepped_from_inside_its_own_step_refuses_and_the_outer_step_goes_on():
     world = World()
     moving = box(world, 0, 0, velocity=(60, 0))

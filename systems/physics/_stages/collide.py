@@ -12,10 +12,11 @@ candidate pairs, which the later stages resolve. ``systems.physics.collision
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from itertools import compress, repeat
-from operator import attrgetter, is_, is_not
+from operator import attrgetter, is_, is_not, itemgetter
 from typing import Any, cast
 
 import numpy as np
@@ -35,6 +36,8 @@ from systems.physics._stages.found import Found, LevelRead, is_level, read, refr
 from systems._world import WorldLike
 
 __all__ = ["Bodies", "Body", "Collide", "Found"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +161,7 @@ class Collide:
         self._pair_layers = Kept(_pair_layers)
         self._categories = Kept(lambda columns: np.array([c.category for c in columns.colliders], np.int64))
         self._room: tuple[LevelRead, np.ndarray] | None = None  # (``_level_room``)
+        self._warned_unplaced = False  # (``_rebuild_from``'s warning, once)
 
     def process(self, dt: float) -> None:
         """Collect bodies and candidate pairs for this step into a new
@@ -349,7 +353,13 @@ class Collide:
         """``_rebuild`` from esper's lists (``_lists``), kept to tell when they change: the
         entities with a Transform and a Collider, in entity order."""
         self._sources = sources
-        return self._rebuild(*joined(sources[0], sources[1]), dict(sources[2]))
+        entities, transforms, colliders = joined(sources[0], sources[1])
+        if len(entities) != len(sources[1]) and not self._warned_unplaced:
+            self._warned_unplaced = True
+            unplaced = min(set(map(itemgetter(0), sources[1])).difference(entities))
+            log.warning("entity %d has a Collider but no Transform: the physics ignores it until it has one "
+                        "(warned once per World)", unplaced)
+        return self._rebuild(entities, transforms, colliders, dict(sources[2]))
 
     def _rebuild(self, entities: list[int], transforms: list[Transform], colliders: list[Collider],
                  physics_of: dict[int, Physics]) -> tuple[Found, int]:
