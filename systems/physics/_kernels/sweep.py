@@ -610,9 +610,10 @@ def _first_support(body: Any, ints: Any, links: Any, ties: Any, row: int) -> tup
     while entry >= 0:
         other = entries[entry, 0]
         entry = entries[entry, 1]
+        flags = ints[other, FLAGS]
+        if not (flags & STATIC or ints[other, PINNED]) or (flags | ints[row, FLAGS]) & TRIGGER:
+            continue  # (held no way; a TRIGGER holds nothing up, and the sweeps report it)
         a, b = (row, other) if row < other else (other, row)
-        if (ints[a, FLAGS] | ints[b, FLAGS]) & TRIGGER:
-            continue  # (reported by the sweeps; a TRIGGER holds nothing up)
         found, time, nx, ny, surface = _first_impact(body, ints, ties, a, b, 0.0, _box_at(body, a, 0.0),
                                                      _box_at(body, b, 0.0))
         if not found or time != 0.0:
@@ -632,9 +633,10 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
                     marks: Any, out: Any) -> None:
     """Resolve, before anything is swept, the impacts a pile's bodies take at the step's very
     start on what holds them up: for each body of ``resting`` (the last step's contacts held it
-    up, ``_resting_bodies``), in the order of ``ranked`` (lowest first), its impacts then with
-    partners held there (a STATIC, or pinned against one), in the queue's order
-    (``_first_support``), each resolved as the sweep would at that instant (``_resolve``).
+    up, ``_resting_bodies``), in the order of ``ranked`` (lowest first), its impact then with a
+    partner held there (a STATIC, or pinned against one), the one the queue would take first
+    (``_first_support``), resolved as the sweep would at that instant (``_resolve``); any
+    other it still strikes then is the sweeps' (a box in a corner, driven into the wall too).
     Under gravity every body of a pile strikes what it rests on at the start of every step,
     and each such impact would have it swept again through the rest of the step; resolved
     first, bottom up, its new path is swept once, with every other. (Box2D keeps a step's
@@ -644,22 +646,21 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
     max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
     for j in range(ranked.shape[0]):
         row = resting[ranked[j]]
-        for _ in range(4):  # (a body on a few supports: each one the queue would take)
-            if not ints[row, FLAGS] & MOVED:
-                break
-            other, nx, ny, surface = _first_support(body, ints, links, ties, row)
-            if other < 0:
-                break
-            a, b = (row, other) if row < other else (other, row)
-            resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties,
-                                                                contacts, index, filters, work, a, b, 0.0, nx, ny,
-                                                                surface, step, marks, out)
-            if not resolved:
-                break
-            for changed, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
-                if (_retire(body, ints, status, changed, old_x, old_y, max_subdivisions)
-                        and not _within(_remaining_bounds(body, ints, changed), _filed(body, changed))):
-                    _resweep(body, ints, grid, links, status, queue, events, ties, changed, 0.0, size, marks, out)
+        if not ints[row, FLAGS] & MOVED or ints[row, VERSION]:
+            continue  # (still, or its path changed already: listed twice, or struck by one below)
+        other, nx, ny, surface = _first_support(body, ints, links, ties, row)
+        if other < 0:
+            continue
+        a, b = (row, other) if row < other else (other, row)
+        resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties,
+                                                            contacts, index, filters, work, a, b, 0.0, nx, ny, surface,
+                                                            step, marks, out)
+        if not resolved:
+            continue
+        for changed, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
+            if (_retire(body, ints, status, changed, old_x, old_y, max_subdivisions)
+                    and not _within(_remaining_bounds(body, ints, changed), _filed(body, changed))):
+                _resweep(body, ints, grid, links, status, queue, events, ties, changed, 0.0, size, marks, out)
 
 
 # -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
