@@ -494,29 +494,12 @@ def _against_statics(body: Any, ints: Any, status: Any, a: int, b: int, nx: floa
 @_helper
 def _impact(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
             contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float, ny: float,
-            surface: float, step: Any, marks: Any, out: Any) -> None:
+            surface: float, step: Any, marks: Any, out: Any, swept: bool) -> None:
     """Resolve one impact at step fraction ``time`` and re-sweep who changed
-    (``step``: the step's parameters, ``DT``...)."""
-    resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties, contacts,
-                                                        index, filters, work, a, b, time, nx, ny, surface, step, marks,
-                                                        out)
-    if resolved:
-        max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
-        _changed(body, ints, grid, links, status, queue, events, ties, a, old_ax, old_ay, time, max_subdivisions, size,
-                 marks, out)
-        _changed(body, ints, grid, links, status, queue, events, ties, b, old_bx, old_by, time, max_subdivisions, size,
-                 marks, out)
-
-
-@_inlined
-def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, events: Any, ties: Any,
-             contacts: Any, index: Any, filters: Any, work: Any, a: int, b: int, time: float, nx: float, ny: float,
-             surface: float, step: Any, marks: Any, out: Any) -> tuple[bool, float, float, float, float]:
-    """``_impact`` but for sweeping again: (whether the pair's new paths are left for the
-    caller to sweep again, each row's motion x and y before the impact). A crush or a row
-    sweeps again what it changed itself; a pair that doesn't meet, or may pass, changes nothing."""
+    (``step``: the step's parameters, ``DT``...). ``swept``: whether the run's sweeps have
+    begun; before they do (``_settle_resting``), a changed path is swept again only where it
+    left the box it was filed under, the rest being swept once with every other."""
     dt, max_subdivisions, size = step[DT], int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
-    none = (False, 0.0, 0.0, 0.0, 0.0)
     approach = 0.0 + (body[a, MOTION_X] - body[b, MOTION_X]) * nx + (body[a, MOTION_Y] - body[b, MOTION_Y]) * ny
     frozen_a = ints[a, IMPACTS] >= max_subdivisions
     frozen_b = ints[b, IMPACTS] >= max_subdivisions
@@ -524,11 +507,11 @@ def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
         if approach * (1.0 - time) > SWEEP_SLOP and _permits(body, ints, status, filters, a, b, nx, ny):
             _record(contacts, index, status, a, b, nx, ny, 0.0, time, surface, _box_at(body, a, time), ints[a, SHAPE],
                     _box_at(body, b, time), ints[b, SHAPE], True)
-        return none
+        return
     if approach * (1.0 - time) <= SWEEP_SLOP or (frozen_a and frozen_b):
-        return none
+        return
     if not _permits(body, ints, status, filters, a, b, nx, ny):
-        return none  # a one-way face from behind, or a filter lets them pass
+        return  # a one-way face from behind, or a filter lets them pass
     since_a, since_b = body[a, START], body[b, START]
     held_before_a, held_before_b = _held_before(body, ints, a), _held_before(body, ints, b)
     ints[a, HELD_BY], ints[b, HELD_BY] = 0, 0
@@ -544,12 +527,12 @@ def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
     anvil = _squeezed(body, ints, grid, links, status, a, b, time, nx, ny, held_a, held_b, size, marks, out)
     if anvil >= 0:
         _crush(body, ints, grid, links, status, queue, events, ties, a, b, anvil, nx, ny, time, size, marks, out)
-        return none
+        return
     # A row of boxes touching end to end, struck without bouncing: collided at once.
     if not (held_a or held_b or frozen_a or frozen_b) and _collide_row(
             body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b, time, nx, ny,
             step, marks, out):
-        return none
+        return
     old_ax, old_ay, old_bx, old_by = body[a, MOTION_X], body[a, MOTION_Y], body[b, MOTION_X], body[b, MOTION_Y]
     lag_a, lag_b = _lags(body, ints, a, b, nx, ny, time, step)
     for row, (lagged, lag_x, lag_y) in ((a, lag_a), (b, lag_b)):
@@ -575,7 +558,10 @@ def _resolve(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: An
             body[a, MOTION_X], body[a, MOTION_Y] = body[a, MOTION_X] - nx * still, body[a, MOTION_Y] - ny * still
         elif not (ints[b, FLAGS] & STATIC or frozen_b):
             body[b, MOTION_X], body[b, MOTION_Y] = body[b, MOTION_X] + nx * still, body[b, MOTION_Y] + ny * still
-    return True, old_ax, old_ay, old_bx, old_by
+    for row, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
+        if _retire(body, ints, status, row, old_x, old_y, max_subdivisions) and (
+                swept or not _within(_remaining_bounds(body, ints, row), _filed(body, row))):
+            _resweep(body, ints, grid, links, status, queue, events, ties, row, time, size, marks, out)
 
 
 @_helper
@@ -635,7 +621,7 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
     start on what holds them up: for each body of ``resting`` (the last step's contacts held it
     up, ``_resting_bodies``), in the order of ``ranked`` (lowest first), its impact then with a
     partner held there (a STATIC, or pinned against one), the one the queue would take first
-    (``_first_support``), resolved as the sweep would at that instant (``_resolve``); any
+    (``_first_support``), resolved as the sweep would at that instant (``_impact``); any
     other it still strikes then is the sweeps' (a box in a corner, driven into the wall too).
     Under gravity every body of a pile strikes what it rests on at the start of every step,
     and each such impact would have it swept again through the rest of the step; resolved
@@ -643,7 +629,6 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
     contacts from the last for the same reason, to start its solver from them.) Only the
     body's own path changes, and only shrinks; one that still leaves the box it was filed under
     is swept again at once (``_resweep`` files it wider)."""
-    max_subdivisions, size = int(step[MAX_SUBDIVISIONS]), step[CELL_SIZE]
     for j in range(ranked.shape[0]):
         row = resting[ranked[j]]
         if not ints[row, FLAGS] & MOVED or ints[row, VERSION]:
@@ -652,15 +637,8 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
         if other < 0:
             continue
         a, b = (row, other) if row < other else (other, row)
-        resolved, old_ax, old_ay, old_bx, old_by = _resolve(body, ints, grid, links, status, queue, events, ties,
-                                                            contacts, index, filters, work, a, b, 0.0, nx, ny, surface,
-                                                            step, marks, out)
-        if not resolved:
-            continue
-        for changed, old_x, old_y in ((a, old_ax, old_ay), (b, old_bx, old_by)):
-            if (_retire(body, ints, status, changed, old_x, old_y, max_subdivisions)
-                    and not _within(_remaining_bounds(body, ints, changed), _filed(body, changed))):
-                _resweep(body, ints, grid, links, status, queue, events, ties, changed, 0.0, size, marks, out)
+        _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b, 0.0, nx, ny,
+                surface, step, marks, out, False)
 
 
 # -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
@@ -851,7 +829,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
         a, b = keys[k, 0], keys[k, 1]
         if ints[a, VERSION] == keys[k, 2] and ints[b, VERSION] == keys[k, 3]:
             _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b,
-                    records[k, 0], records[k, 2], records[k, 3], -records[k, 1], step, marks, out)
+                    records[k, 0], records[k, 2], records[k, 3], -records[k, 1], step, marks, out, True)
     for row in range(rows):  # where the sweeps leave each row whose path they changed
         if ints[row, VERSION]:
             rest = 1.0 - body[row, START]
