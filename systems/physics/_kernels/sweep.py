@@ -7,7 +7,9 @@ rows (entity ids) (``queue``). At an impact both bodies are placed at their cont
 momentum and friction are exchanged along the contact normal (``settle``), and the bodies it
 changed are swept again through the rest of the step with their new velocities, their
 neighbours found in the run's grid (``cells``). Nothing tunnels, whatever the speed. A row of
-boxes touching end to end, struck without bouncing, is collided all at once (``rows``).
+boxes touching end to end, struck without bouncing, is collided all at once (``rows``). Under
+gravity, each body the last step's contacts held up takes its impact at the step's start with
+what holds it before anything is swept (``_settle_resting``), so a pile is swept once.
 
 Under gravity an impact exchanges momentum at the velocity the body has when it hits, not at
 the end of the step. Movement integrates by semi-implicit Euler (v += g·dt, then x += v·dt),
@@ -625,8 +627,8 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
     other it still strikes then is the sweeps' (a box in a corner, driven into the wall too).
     Under gravity every body of a pile strikes what it rests on at the start of every step,
     and each such impact would have it swept again through the rest of the step; resolved
-    first, bottom up, its new path is swept once, with every other. (Box2D keeps a step's
-    contacts from the last for the same reason, to start its solver from them.) Only the
+    first, bottom up, its new path is swept once, with every other. (Box2D too starts a step
+    from the last one's contacts, to warm-start its solver.) Only the
     body's own path changes, and only shrinks; one that still leaves the box it was filed under
     is swept again at once (``_resweep`` files it wider)."""
     for j in range(ranked.shape[0]):
