@@ -65,7 +65,7 @@ from .shapes import overlap, sweep
 from .cells import (
     _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
 )
-from .push import push_buffers
+from .push import _holds, push_buffers
 from .queue import _pop, _push
 from .settle import (
     _bit, _contact_velocities, _dominant, _driver, _exchange, _held_axes, _material, _permits, _record, _rest_speed,
@@ -606,9 +606,8 @@ def _first_support(body: Any, ints: Any, links: Any, ties: Any, row: int) -> tup
                                                      _box_at(body, b, 0.0))
         if not found or time != 0.0:
             continue
-        axis, sign = _dominant(nx, ny)
-        toward = -sign if other == a else sign  # (held against being pushed toward the row)
-        if not (ints[other, FLAGS] & STATIC or ints[other, PINNED] & _bit(axis, toward)):
+        held_a, held_b = _holds(ints, a, b, nx, ny)
+        if not (held_a if other == a else held_b):
             continue
         if best < 0 or surface > best_surface or (surface == best_surface and other < best):
             best, best_x, best_y, best_surface = other, nx, ny, surface
