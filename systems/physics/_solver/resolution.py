@@ -16,7 +16,7 @@ from pygame import Vector2
 from systems.physics._shapes.contact import Contact
 from systems.physics._solver.riders import Rides
 
-__all__ = ["CollisionFilter", "Resolution", "SWEPT_COLUMNS", "time_order"]
+__all__ = ["CollisionFilter", "Resolution", "SWEPT_COLUMNS", "swept_arrays", "time_order"]
 
 _ZERO = Vector2()
 
@@ -131,6 +131,16 @@ def time_order(pairs: np.ndarray, values: np.ndarray) -> np.ndarray:
     """The order of contacts recorded as ``record_swept`` takes them: by time, then entity ids."""
     order: np.ndarray = np.lexsort((pairs[:, 1], pairs[:, 0], values[:, 3]))
     return order
+
+
+def swept_arrays(contacts: list[Contact]) -> tuple[np.ndarray, np.ndarray]:
+    """``contacts`` as ``record_swept`` takes them (entity pairs, ``SWEPT_COLUMNS`` values), in
+    their order: what ``_contact`` makes a row into, undone."""
+    pairs = np.array([(contact.a, contact.b) for contact in contacts], np.int64).reshape(-1, 2)
+    values = np.array([(contact.normal.x, contact.normal.y, contact.depth, contact.time, contact.surface,
+                        contact.point.x, contact.point.y, float(contact.trigger)) for contact in contacts],
+                      float).reshape(-1, len(SWEPT_COLUMNS))
+    return pairs, values
 
 
 def _contact(first: int, second: int, nx: float, ny: float, depth: float, time: float, surface: float,

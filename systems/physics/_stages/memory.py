@@ -18,7 +18,7 @@ from components import limits
 from components._checks import VectorLike, vector_within
 
 from systems.physics._shapes.contact import Contact
-from systems.physics._solver.resolution import Resolution
+from systems.physics._solver.resolution import Resolution, swept_arrays
 from systems.physics._solver.riders import Rides
 
 __all__ = ["Grounded", "Memory", "Squeezes", "checked_gravity"]
@@ -118,11 +118,7 @@ class Memory:
             pairs, values = self.resolution.arrays()
             return pairs, values, self.resolution.time_order()
         made = self.made or []
-        pairs = np.array([(contact.a, contact.b) for contact in made], np.int64).reshape(-1, 2)
-        values = np.array([(contact.normal.x, contact.normal.y, contact.depth, contact.time, contact.surface,
-                            contact.point.x, contact.point.y, float(contact.trigger)) for contact in made],
-                          float).reshape(-1, 8)
-        return pairs, values, np.arange(len(made), dtype=np.int64)
+        return *swept_arrays(made), np.arange(len(made), dtype=np.int64)
 
     def keep(self, state: Resolution) -> None:
         """Keep this step's resolution, to make its contacts from when read."""
