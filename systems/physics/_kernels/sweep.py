@@ -754,13 +754,21 @@ def buffers_for(buffers: tuple[Any, ...] | None, pairs: int, rows: int, overflow
     """Buffers for a run over ``rows`` table rows and ``pairs`` pairs:
     ``buffers`` if they suffice, else larger ones. ``overflow``: the last
     run's ``status[OVERFLOW]``, whose buffers (FULL_TABLE: hash tables)
-    are then doubled."""
+    are then doubled.
+
+    The records hold two per pair, and the grid's entries one per cell a row is filed under:
+    every row is filed, under two cells where it straddles a cell's edge (a tile of the
+    cell's width does, touching both). An overflow costs the run done so far and, with new
+    buffers, level geometry's filing, so they start that big rather than grow to it, and
+    grow by half again what they need, as the pairs of a crowd coming to rest grow step by
+    step."""
     sizes = buffer_sizes(buffers) if buffers is not None else (0, 0, 0)
     capacity, slots, have = sizes
     if overflow:
         slots, capacity = (2 * slots, capacity) if overflow == FULL_TABLE else (slots, 2 * capacity)
-    needed = (max(capacity, 2 * pairs + 64), max(slots, 1 << (4 * rows + 64).bit_length()),  # (a power of two)
-              max(have, rows))
+    least = 2 * (pairs + rows) + 64
+    needed = (capacity if capacity >= least else max(least + least // 2, 2 * capacity),
+              max(slots, 1 << (4 * rows + 64).bit_length()), max(have, rows))  # (slots: a power of two)
     return buffers if buffers is not None and needed == sizes else make_buffers(*needed)
 
 
