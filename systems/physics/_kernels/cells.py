@@ -62,7 +62,9 @@ def _slot(table: Any, x: int, y: int, create: bool, status: Any, counter: int) -
 # (Metanet, *N Tutorial A*; the same cells and large-box list as
 # systems.physics._broad.grid.SpatialGrid, so a query finds the same bodies.) ``grid``
 # holds the cells, whose values are each list's first entry, the entries
-# (row, next entry or -1) and the rows filed as large boxes.
+# (row, next entry or -1, the cell's slot: entries are only ever prepended, so an entry's
+# next is its list's head before it, and the last entries filed can be taken out, last first)
+# and the rows filed as large boxes.
 
 
 @_helper
@@ -101,7 +103,8 @@ def _file(grid: Any, ints: Any, status: Any, row: int, box: Any, size: float) ->
             if entry >= entries.shape[0]:
                 status[OVERFLOW] = 1
                 return
-            entries[entry, 0], entries[entry, 1], cells[slot, 2] = row, cells[slot, 2], entry
+            entries[entry, 0], entries[entry, 1], entries[entry, 2] = row, cells[slot, 2], slot
+            cells[slot, 2] = entry
             status[ENTRIES] += 1
     ints[row, SPAN_X0], ints[row, SPAN_Y0], ints[row, SPAN_X1], ints[row, SPAN_Y1] = x0, y0, x1, y1
 

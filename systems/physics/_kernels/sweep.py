@@ -644,25 +644,22 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
 
 # -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
 
-#: A kept filing's ``counts``: the level key it was filed for (-1: none yet), then the run's
-#: counters once level geometry is filed (OCCUPIED, ENTRIES, LARGES, MOVING_STATICS).
-KEPT_KEY, KEPT_COUNTERS = 0, 1
-_KEPT_COUNTS = KEPT_COUNTERS + 4
+#: A kept filing's ``counts``: the level key its grid holds the filing of (-1: none), the run's
+#: counters once level geometry is filed (OCCUPIED, ENTRIES, LARGES, MOVING_STATICS), and the
+#: grid's entries when the last run ended.
+KEPT_KEY, KEPT_COUNTERS, KEPT_END = 0, 1, 5
+_KEPT_COUNTS = KEPT_END + 1
 
 
-def kept_filing(buffers: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Room to keep level geometry's filing in the grid of ``buffers`` (``make_buffers``) from
-    run to run: a copy of the grid's cells, entries and large boxes, and their ``counts``."""
-    cells, entries, large = buffers[0]
-    counts = np.full(_KEPT_COUNTS, -1, np.int64)
-    return (np.empty_like(cells), np.empty_like(entries), np.empty_like(large), counts)
+def kept_filing(buffers: tuple[Any, ...]) -> Any:
+    """The ``counts`` that keep level geometry's filing in the grid of ``buffers``
+    (``make_buffers``) from run to run. Only runs given these counts may file in that grid."""
+    return np.full(_KEPT_COUNTS, -1, np.int64)
 
 
 def filing_each_run(rows: int) -> tuple[Any, ...]:
     """A ``run_sweeps`` filing that keeps nothing: every one of ``rows`` rows filed each run."""
-    nothing = np.zeros(0, np.int64)
-    return (np.arange(rows, dtype=np.int64), nothing, -1,
-            (np.zeros((0, 3), np.int64), np.zeros((0, 2), np.int64), nothing, np.full(_KEPT_COUNTS, -1, np.int64)))
+    return np.arange(rows, dtype=np.int64), np.zeros(0, np.int64), -1, kept_filing(())
 
 
 @_helper
@@ -675,47 +672,48 @@ def _file_rows(body: Any, ints: Any, grid: Any, status: Any, rows: Any, size: fl
 
 
 @_helper
-def _copy(target: Any, source: Any, count: int) -> None:
-    """The first ``count`` rows of ``source`` into ``target`` (int64, 1 or 2 dimensions alike),
-    element by element: a slice assignment would ask numba for a temporary copy."""
-    flat_target, flat_source = target.reshape(-1), source.reshape(-1)
-    width = flat_source.shape[0] // max(source.shape[0], 1)
-    for k in range(count * width):
-        flat_target[k] = flat_source[k]
+def _unfile_movers(grid: Any, counts: Any) -> None:
+    """Take out of the grid the entries filed after level geometry's by the last run, last
+    first: each holds its cell's slot and the head its list had before it, so the cells end
+    as level geometry left them, and a cell only the movers used is empty again."""
+    cells, entries = grid[0], grid[1]
+    for entry in range(counts[KEPT_END] - 1, counts[KEPT_COUNTERS + 1] - 1, -1):
+        head = entries[entry, 1]
+        cells[entries[entry, 2], 2] = head if head >= 0 else EMPTY
 
 
 @_helper
 def _start_grid(body: Any, ints: Any, grid: Any, status: Any, filing: Any, size: float) -> None:
-    """The run's grid: level geometry's rows (``filing``'s second) as kept for its key (its
-    third, >= 0) or filed now (and kept, where it has the room), then the other rows (its
-    first). Rows are filed in that order each run, so a kept filing gives the grid the
-    filing anew would."""
-    movers, level, key, kept = filing
-    cells, entries, large = grid
-    kept_cells, kept_entries, kept_large, counts = kept
-    fits = (key >= 0 and kept_cells.shape[0] == cells.shape[0] and kept_entries.shape[0] == entries.shape[0]
-            and kept_large.shape[0] == large.shape[0])
-    if fits and counts[KEPT_KEY] == key:
-        filed, larges = counts[KEPT_COUNTERS + 1], counts[KEPT_COUNTERS + 2]
-        _copy(cells, kept_cells, cells.shape[0])
-        _copy(entries, kept_entries, filed)
-        _copy(large, kept_large, larges)
-        status[OCCUPIED], status[ENTRIES], status[LARGES] = counts[KEPT_COUNTERS], filed, larges
-        status[MOVING_STATICS] = counts[KEPT_COUNTERS + 3]
+    """The run's grid: level geometry's rows (``filing``'s second) as the last run given the
+    same key (its third, >= 0) and counts (its fourth) left them, the other rows' entries
+    taken out, or filed now; then the other rows (its first). Rows are filed in that order
+    each run, so a kept filing gives the grid the filing anew would, and costs a run the
+    movers' entries, not a copy of the grid."""
+    movers, level, key, counts = filing
+    if key >= 0 and counts[KEPT_KEY] == key:
+        _unfile_movers(grid, counts)
+        status[OCCUPIED], status[ENTRIES] = counts[KEPT_COUNTERS], counts[KEPT_COUNTERS + 1]
+        status[LARGES], status[MOVING_STATICS] = counts[KEPT_COUNTERS + 2], counts[KEPT_COUNTERS + 3]
     else:
-        cells[:, 2] = EMPTY
+        grid[0][:, 2] = EMPTY
         for row in level:  # filed nowhere yet (a kept row's span may be an earlier filing's)
             ints[row, SPAN_X0], ints[row, SPAN_Y0], ints[row, SPAN_X1], ints[row, SPAN_Y1] = 1, 1, 0, 0
             ints[row, LARGE] = 0
         _file_rows(body, ints, grid, status, level, size)
-        if fits and not status[OVERFLOW]:
-            _copy(kept_cells, cells, cells.shape[0])
-            _copy(kept_entries, entries, status[ENTRIES])
-            _copy(kept_large, large, status[LARGES])
-            counts[KEPT_KEY] = key
-            counts[KEPT_COUNTERS], counts[KEPT_COUNTERS + 1] = status[OCCUPIED], status[ENTRIES]
-            counts[KEPT_COUNTERS + 2], counts[KEPT_COUNTERS + 3] = status[LARGES], status[MOVING_STATICS]
+        counts[KEPT_KEY] = key if not status[OVERFLOW] else -1
+        counts[KEPT_COUNTERS], counts[KEPT_COUNTERS + 1] = status[OCCUPIED], status[ENTRIES]
+        counts[KEPT_COUNTERS + 2], counts[KEPT_COUNTERS + 3] = status[LARGES], status[MOVING_STATICS]
     _file_rows(body, ints, grid, status, movers, size)
+
+
+@_helper
+def _end_grid(status: Any, filing: Any) -> None:
+    """Note where the run left the grid for the next ``_start_grid``; after an overflow (a
+    cell made without its entry, perhaps) nothing is kept."""
+    counts = filing[3]
+    counts[KEPT_END] = status[ENTRIES]
+    if status[OVERFLOW]:
+        counts[KEPT_KEY] = -1
 
 
 def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
@@ -732,7 +730,7 @@ def make_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     def int_array(*shape: int) -> np.ndarray:
         return np.empty(shape, np.int64)
 
-    grid = (int_array(slots, 3), int_array(capacity, 2), int_array(rows))
+    grid = (int_array(slots, 3), int_array(capacity, 3), int_array(rows))
     links = (int_array(rows, 2), int_array(capacity, 2))
     queue = (np.empty((capacity, 4)), int_array(capacity, 4), np.empty((capacity, 2)), int_array(capacity))
     contacts = (np.empty((capacity, 8)), int_array(capacity, 2))
@@ -778,11 +776,11 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     """Sweep the step's candidate ``pairs`` (rows a < b) and resolve their
     impacts in time order, updating ``body`` and ``ints``.
 
-    ``filing``: which rows the run's grid files, (movers, level, key, kept): level geometry's
-    rows ``level`` are filed once for each ``key`` (>= 0; the caller changes it whenever level
-    geometry or its rows change) and kept in ``kept`` (``kept_filing`` of these ``buffers``)
-    from run to run, the ``movers`` each run; every row must be in one of them
-    (``filing_each_run``: all filed each run).
+    ``filing``: which rows the run's grid files, (movers, level, key, counts): level
+    geometry's rows ``level`` are filed once for each ``key`` (>= 0; the caller changes it
+    whenever level geometry or its rows change) and kept in the grid from run to run, told by
+    ``counts`` (``kept_filing`` of these ``buffers``), the ``movers`` each run; every row must
+    be in one of them (``filing_each_run``: all filed each run).
 
     ``last``: the last step's contacts, (rows a < b of this table, -1 for a body gone (m, 2),
     their values (m, 8) as recorded, their time order (m,)): the bodies they held up have their
@@ -823,6 +821,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     _start_grid(body, ints, grid, status, filing, size)
     _link_pairs(links, status, pairs, rows)
     if step[SWEEPS] == 0.0:  # the discrete pipeline: the run's grid and partners, for push-out
+        _end_grid(status, filing)
         return status, contacts, events, filters[1]
     resting, heights = np.empty(last[2].shape[0], np.int64), np.empty(last[2].shape[0])
     count = _resting_bodies(last, step, resting, heights)
@@ -844,4 +843,5 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
             rest = 1.0 - body[row, START]
             body[row, POS_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * rest
             body[row, POS_Y] = body[row, ORIGIN_Y] + body[row, MOTION_Y] * rest
+    _end_grid(status, filing)
     return status, contacts, events, filters[1]

@@ -314,10 +314,10 @@ class _Tables:
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
         # The movers' constant rows (``_constant_rows``), and the materials and codes they hold.
         self._constant: tuple[Materials, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
-        # Level geometry's filing in the sweeps' grid, kept for the buffers it was made for
-        # under the key of the template it was filed from (``filing``).
+        # Level geometry's filing, kept in the grid of the sweeps' buffers under the key of the
+        # template it was filed from, and the counts that tell of it (``filing``).
         self._templates = 0  # templates made so far: the current one's key
-        self._kept: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+        self._kept: tuple[tuple[Any, ...], np.ndarray] | None = None
 
     def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
               pulled: bool, snapping: bool, kernels: Kernels | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -383,7 +383,7 @@ class _Tables:
 
     def filing(self, buffers: tuple[Any, ...]) -> tuple[Any, ...]:
         """Which rows the sweeps' grid files (``sweep.run_sweeps``' ``filing``): level
-        geometry's once per template, kept in room made for ``buffers``, the movers each run."""
+        geometry's once per template, kept in the grid of ``buffers``, the movers each run."""
         if self._kept is None or self._kept[0] is not buffers:
             self._kept = buffers, k.kept_filing(buffers)
         return self._movers, self._level_rows, self._templates, self._kept[1]

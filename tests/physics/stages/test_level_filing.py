@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import struct
+import sys
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -25,7 +26,8 @@ from benchmarks import scenes
 from components import Collider, ColliderType, Physics, Side, Transform
 from ecs import World
 from helpers import tile_room
-from systems.physics._kernels import sweep
+from systems.physics._kernels import jit, plain, sweep
+from systems.physics._kernels import table as kernel_table
 from systems.physics._stages import resolve
 
 STATIC = ColliderType.STATIC
@@ -125,12 +127,50 @@ def test_the_filing_is_kept_under_one_key_until_level_geometry_changes() -> None
     world.step(1 / 60)
     world.step(1 / 60)
     assert tables.filing(world.response.resolver._buffers)[2] == key
-    counts = tables.filing(world.response.resolver._buffers)[3][3]
+    counts = tables.filing(world.response.resolver._buffers)[3]
     assert counts[sweep.KEPT_KEY] == key and counts[sweep.KEPT_COUNTERS + 1] > 0  # (entries kept)
     tile = next(entity for entity, collider in sorted(world.get_component(Collider)) if collider.type is STATIC)
     world.component_for_entity(tile, Transform).position.x += 2.0
     world.step(1 / 60)
     assert tables.filing(world.response.resolver._buffers)[2] != key
+    world.close()
+
+
+def cells_of(grid: tuple[np.ndarray, ...]) -> dict[tuple[int, int], list[int]]:
+    """The grid's cells as (column, row) -> the rows filed there, from the list's head."""
+    cells, entries, _ = grid
+    filed = {}
+    for slot in np.flatnonzero(cells[:, 2] != kernel_table.EMPTY).tolist():
+        rows, entry = [], int(cells[slot, 2])
+        while entry >= 0:
+            rows.append(int(entries[entry, 0]))
+            entry = int(entries[entry, 1])
+        filed[int(cells[slot, 0]), int(cells[slot, 1])] = rows
+    return filed
+
+
+def test_taking_the_movers_entries_out_leaves_level_geometry_as_filed_alone() -> None:
+    # The next run's start: the entries the movers added, taken out of the grid the last run
+    # left, leave exactly the cells that filing level geometry alone in fresh buffers makes.
+    world = level_scene(5, True, True)
+    for _ in range(30):  # (the crates land: their entries share cells with the tiles')
+        world.step(1 / 60)
+    plain.plain()  # (the kernels' helpers run as plain Python: the copy under plain.NAME where they compile)
+    resolver, plain_sweep = world.response.resolver, sys.modules[f"{plain.NAME}.sweep"] if jit.COMPILED else sweep
+    movers, level, key, counts = resolver._tables.filing(resolver._buffers)
+    grid = tuple(array.copy() for array in resolver._buffers[0])
+    left = cells_of(grid)
+    assert key >= 0 and counts[sweep.KEPT_KEY] == key
+    assert set(movers.tolist()) & {row for rows in left.values() for row in rows}  # (the run filed movers)
+    plain_sweep._unfile_movers(grid, counts)
+    fresh = sweep.make_buffers(*sweep.buffer_sizes(resolver._buffers))
+    table, ints = (array.copy() for array in resolver._tables._tables)
+    status = np.zeros(kernel_table.COUNTERS, np.int64)
+    plain_sweep._start_grid(table, ints, fresh[0], status, (movers[:0], level, -1, sweep.kept_filing(fresh)),
+                            world.collision.grid.cell_size)
+    alone = cells_of(fresh[0])
+    assert cells_of(grid) == alone and len(alone) < len(left)
+    assert int(status[kernel_table.ENTRIES]) == int(counts[sweep.KEPT_COUNTERS + 1])
     world.close()
 
 
