@@ -226,7 +226,8 @@ def fill_rows(table: Any, ints: Any, rows: Any, constant: Any, constant_ints: An
     ``offset``), its ``size`` and ``offset``, its path's origin (``start``) and motion (``now``
     − ``start``, px over the step), its ``velocity`` (px/s) and position (``now``), and MOVED
     where its position changed. A row at a time: each row's lines are written once. (Gravity's
-    scale, ground snapping's reach and a rider's carry are the stage's to add.)"""
+    scale and ground snapping's reach are constant columns; a rider's carry is the stage's to
+    add.)"""
     for k in range(rows.shape[0]):
         row = rows[k]
         table[row, :] = constant[k, :]

@@ -312,8 +312,10 @@ class _Tables:
         self._codes = Kept(_codes)
         self._gravity_scales = Kept(lambda physics: np.array([body.gravity_scale for body in physics], float))
         self._ground_snaps = Kept(lambda physics: np.array([body.ground_snap for body in physics], float))
-        # The movers' constant rows (``_constant_rows``), and the materials and codes they hold.
-        self._constant: tuple[Materials, np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
+        # The movers' constant rows (``_constant_rows``), and the materials, codes, gravity scales
+        # and ground snaps they hold.
+        self._constant: tuple[Materials, np.ndarray, np.ndarray | None, np.ndarray | None,
+                              tuple[np.ndarray, np.ndarray]] | None = None
         # Level geometry's filing, kept in the grid of the sweeps' buffers under the key of the
         # template it was filed from, and the counts that tell of it (``filing``).
         self._templates = 0  # templates made so far: the current one's key
@@ -337,29 +339,32 @@ class _Tables:
         arrays = read_arrays(columns, self._selection, known, materials, self._velocities(self._selection.movers),
                              functools.partial(storage.read, kernels=kernels))
         constant = self._constant_rows(materials, self._codes(self._selection.colliders, collision.mover_kinds),
-                                       columns)
+                                       self._gravity_scales(self._physics) if pulled else None,
+                                       self._ground_snaps(self._physics) if snapping else None, columns)
         self._restore_level(table, ints)
         (kernels or background.kernels()).fill_rows(table, ints, movers, *constant, collision.filed_boxes()[movers],
                                                     arrays.start, arrays.now, arrays.offset, arrays.size,
                                                     arrays.velocity)
-        if pulled:
-            table[columns.moving, t.GRAVITY_SCALE] = self._gravity_scales(self._physics)
-        if snapping:
-            table[columns.moving, t.GROUND_SNAP] = self._ground_snaps(self._physics)
         if riders is not None:
             carried, values = riders
             table[carried, t.CARRY_X:t.FRAME_Y + 1] = values
         return table, ints
 
-    def _constant_rows(self, materials: Materials, codes: np.ndarray,
-                       columns: Columns) -> tuple[np.ndarray, np.ndarray]:
-        """The movers' rows as a run starts them but for what moves (``_constant``), kept
-        while their materials and codes are the same objects (``Kept``: none assigned) and the
-        movers the same rows of ``columns`` (``_make`` forgets them)."""
+    def _constant_rows(self, materials: Materials, codes: np.ndarray, scales: np.ndarray | None,
+                       snaps: np.ndarray | None, columns: Columns) -> tuple[np.ndarray, np.ndarray]:
+        """The movers' rows as a run starts them but for what moves (``_constant``), with the
+        gravity ``scales`` and ground ``snaps`` of the bodies with Physics (None: 0, no gravity
+        pulls or no body was grounded), kept while these are the same objects (``Kept``: none
+        assigned) and the movers the same rows of ``columns`` (``_make`` forgets them)."""
         kept = self._constant
-        if kept is None or kept[0] is not materials or kept[1] is not codes:
-            kept = self._constant = materials, codes, _constant(materials, codes, columns.entities[self._movers])
-        return kept[2]
+        if kept is None or any(new is not old for new, old in zip((materials, codes, scales, snaps), kept)):
+            rows = _constant(materials, codes, columns.entities[self._movers])
+            at = np.searchsorted(self._movers, columns.moving)  # (every body with Physics is a mover)
+            for column, values in ((t.GRAVITY_SCALE, scales), (t.GROUND_SNAP, snaps)):
+                if values is not None:
+                    rows[0][at, column] = values
+            kept = self._constant = materials, codes, scales, snaps, rows
+        return kept[4]
 
     def _restore_level(self, table: np.ndarray, ints: np.ndarray) -> None:
         """Level geometry's rows of the tables as the template holds them: only those the last
