@@ -72,7 +72,7 @@ from .settle import (
     _settle,
 )
 
-__all__ = ["KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
+__all__ = ["KEPT_CONTACTS", "KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
            "run_sweeps"]
 
 
@@ -645,10 +645,12 @@ def _settle_resting(body: Any, ints: Any, grid: Any, links: Any, status: Any, qu
 # -- level geometry filed once (Box2D keeps its static bodies in a tree of their own) -----
 
 #: A kept filing's ``counts``: the level key its grid holds the filing of (-1: none), the run's
-#: counters once level geometry is filed (OCCUPIED, ENTRIES, LARGES, MOVING_STATICS), and the
-#: grid's entries when the last run ended.
-KEPT_KEY, KEPT_COUNTERS, KEPT_END = 0, 1, 5
-_KEPT_COUNTS = KEPT_END + 1
+#: counters once level geometry is filed (OCCUPIED, ENTRIES, LARGES, MOVING_STATICS), the
+#: grid's entries when the last run ended, and the contacts in the buffers' hash table of
+#: contacts by pair when the last step ended (-1: not known; the caller's to set, once the
+#: step's kernels are done).
+KEPT_KEY, KEPT_COUNTERS, KEPT_END, KEPT_CONTACTS = 0, 1, 5, 6
+_KEPT_COUNTS = KEPT_CONTACTS + 1
 
 
 def kept_filing(buffers: tuple[Any, ...]) -> Any:
@@ -704,6 +706,21 @@ def _start_grid(body: Any, ints: Any, grid: Any, status: Any, filing: Any, size:
         counts[KEPT_COUNTERS], counts[KEPT_COUNTERS + 1] = status[OCCUPIED], status[ENTRIES]
         counts[KEPT_COUNTERS + 2], counts[KEPT_COUNTERS + 3] = status[LARGES], status[MOVING_STATICS]
     _file_rows(body, ints, grid, status, movers, size)
+
+
+@_helper
+def _clear_index(index: Any, contacts: Any, counts: Any) -> None:
+    """Empty the hash table of contacts by pair: the last step's keys taken out, last first
+    (each takes the table back to where it was before that key went in, so the keys before
+    it are still found where they are), or every slot when their count isn't known."""
+    pairs = contacts[1]
+    if counts[KEPT_CONTACTS] < 0:
+        index[:, 2] = EMPTY
+    for k in range(counts[KEPT_CONTACTS] - 1, -1, -1):
+        slot = _slot(index, pairs[k, 0], pairs[k, 1], False, counts, 0)  # (found: reads no count)
+        if slot >= 0:
+            index[slot, 2] = EMPTY
+    counts[KEPT_CONTACTS] = -1  # (until the caller says the step ended)
 
 
 @_helper
@@ -810,7 +827,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
     size = step[CELL_SIZE]
     # What a run reads before writing: the hash tables' slots and each row's mark (_link_pairs sets
     # every row's links); the grid's slots are set by _start_grid.
-    index[:, 2] = EMPTY
+    _clear_index(index, contacts, filing[3])
     if status[FILTERED_RUN]:
         filters[0][:, 2] = EMPTY
     marks[:rows] = 0
@@ -838,7 +855,7 @@ def run_sweeps(body: Any, ints: Any, pairs: Any, verdicts: Any, ties: Any, step:
         if ints[a, VERSION] == keys[k, 2] and ints[b, VERSION] == keys[k, 3]:
             _impact(body, ints, grid, links, status, queue, events, ties, contacts, index, filters, work, a, b,
                     records[k, 0], records[k, 2], records[k, 3], -records[k, 1], step, marks, out, True)
-    for row in range(rows):  # where the sweeps leave each row whose path they changed
+    for row in filing[0]:  # where the sweeps leave each row whose path they changed (level geometry's never)
         if ints[row, VERSION]:
             rest = 1.0 - body[row, START]
             body[row, POS_X] = body[row, ORIGIN_X] + body[row, MOTION_X] * rest

@@ -158,6 +158,7 @@ class Resolver:
                                         bool(memory.grounded), kernels)
         self._buffers = buffers
         self._tables.ran(pairs, events[2][:int(status[t.MET])], buffers[6])
+        self._tables.filing(buffers)[3][k.KEPT_CONTACTS] = status[t.CONTACTS]  # (the next run empties their slots)
         with timed(f"{name}.push_out"):
             return self._scatter(collision, state, memory, tables, status, contacts, events, buffers, step, kernels)
 

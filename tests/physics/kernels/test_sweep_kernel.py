@@ -9,6 +9,7 @@ tests run on the plain one.)
 """
 
 import dataclasses
+import sys
 from collections import Counter
 
 import numpy as np
@@ -23,7 +24,7 @@ from systems.physics._kernels import background, jit
 from systems.physics._kernels import cells as kernel_cells
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
-from systems.physics._kernels.plain import own, plain
+from systems.physics._kernels.plain import NAME, own, plain
 
 compiled_only = pytest.mark.skipif(not jit.COMPILED, reason="no compiled copy to compare (ECS_ARCADE_JIT=0 or no numba)")
 
@@ -307,6 +308,27 @@ def test_a_full_contact_table_is_retried_with_a_bigger_one() -> None:
     assert statuses[1][kernel_table.OVERFLOW] == 0 and statuses[1][kernel_table.CONTACTS] == 6
     assert len(world.contacts) == 6
     assert snapshot(world, []) == snapshot(expected, [])
+
+
+def test_the_last_step_s_contacts_taken_out_leave_the_contact_table_empty() -> None:
+    # A run starts by emptying the hash table of contacts by pair: the last step's keys taken
+    # out, last first, must leave no slot used, whatever chains their probes made.
+    world = World(gravity=(0, 900))
+    world.create_entity(Transform((0, 200)), Collider((400, 16), type=ColliderType.STATIC))
+    for k in range(120):  # (a pile: crates on the floor and on each other, many contacts a step)
+        world.create_entity(Transform((20 + 30 * (k % 12), 20 + 16 * (k // 12))), Collider((12, 12)), Physics())
+    for _ in range(40):
+        world.step(1 / 60)
+    resolver = world.response.resolver
+    counts = resolver._tables.filing(resolver._buffers)[3].copy()
+    index, contacts = resolver._buffers[5].copy(), resolver._buffers[3]
+    assert counts[sweep_kernel.KEPT_CONTACTS] == len(world.contacts) > 100
+    assert (index[:, 2] != kernel_table.EMPTY).sum() == counts[sweep_kernel.KEPT_CONTACTS]
+    plain()  # (the helpers as plain Python: the copy under plain.NAME where they compile)
+    helpers = sys.modules[f"{NAME}.sweep"] if jit.COMPILED else sweep_kernel
+    helpers._clear_index(index, contacts, counts)
+    assert (index[:, 2] == kernel_table.EMPTY).all() and counts[sweep_kernel.KEPT_CONTACTS] == -1
+    world.close()
 
 
 @given(st.lists(st.integers(-2**40, 2**40), max_size=200), st.integers(0, 200))
