@@ -14,8 +14,8 @@ components) or a field of one was assigned. An assigned vector is a new object; 
 changed in place is the same object with a new value, which the kept list still holds. A step
 then adds up the squared lengths of the kept vectors, one C call each (cheaper than reading a
 vector's ``x`` from Python); a NaN or an infinity makes the sum non-finite, and only then are
-the components searched for the culprit. Where the compiled kernels run, they read the kept
-vectors into one array instead (``systems.physics._stages.storage``), which NumPy checks.
+the components searched for the culprit. Where the compiled kernels run, one of them reads the
+kept vectors where they are and checks them in one pass instead (``storage.all_good``).
 """
 
 from __future__ import annotations
@@ -26,14 +26,13 @@ from itertools import chain, repeat
 from operator import attrgetter, is_, itemgetter
 from typing import Any
 
-import numpy as np
 from pygame import Vector2
 
 from components import Collider, Physics, Shape, Transform
 from systems._world import WorldLike
 from systems.physics._bodies.kept import Kept
 from systems.physics._bodies.table import VectorList
-from systems.physics._stages.storage import gathered
+from systems.physics._stages.storage import all_good
 
 __all__ = ["VectorCheck"]
 
@@ -120,9 +119,9 @@ def _refuse_shared(kind: type, members: list[tuple[int, Any]]) -> None:
 
 def _all_good(listed: _Listed) -> bool:
     """Whether every listed vector is finite and every size above 0 (its two components)."""
-    values = gathered(listed.vectors)
-    if values is not None:
-        return bool(np.isfinite(values).all() and (values[len(values) - len(listed.sizes):] > 0.0).all())
+    good = all_good(listed.vectors, len(listed.vectors) - len(listed.sizes))
+    if good is not None:
+        return good
     total = sum(map(_square, listed.vectors))
     return math.isfinite(total) and min(chain.from_iterable(listed.sizes), default=1.0) > 0.0
 

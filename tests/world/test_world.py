@@ -433,6 +433,23 @@ def test_a_vector_a_system_makes_non_finite_is_caught_before_the_physics_reads_i
         assert all(math.isfinite(value) for where, speed in after for value in (*where, *speed))
 
 
+@pytest.mark.parametrize("component, field, attribute, bad", [
+    (Transform, "position", "x", float("nan")), (Transform, "previous_position", "y", float("-inf")),
+    (Physics, "velocity", "y", float("inf")), (Collider, "offset", "x", float("nan")),
+    (Collider, "size", "y", 0.0), (Collider, "size", "x", -0.0),
+])
+def test_a_bad_vector_in_a_crowd_is_caught_as_in_a_few(component, field, attribute, bad):
+    # Forty bodies give the check 200 vectors, read where they are by a compiled kernel where
+    # the kernels run (``storage.all_good``): the same refusals as a few bodies read from Python.
+    world = World(gravity=(0, 980))
+    bodies = [box(world, 12 * i, 0, velocity=(30, 0)) for i in range(40)]
+    world.step(DT)
+    victim = bodies[27]
+    setattr(getattr(world.component_for_entity(victim, component), field), attribute, bad)
+    with pytest.raises(ValueError, match=rf"entity {victim}\b.*{component.__name__}\.{field}\.{attribute}"):
+        world.step(DT)
+
+
 def test_negative_size_written_in_place_is_caught_by_the_next_step():
     world = World()
     crate = box(world, 0, 0)

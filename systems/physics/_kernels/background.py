@@ -83,7 +83,7 @@ _RUN_SWEEPS = sweep.run_sweeps
 _PUSH_OUT, _CRUSH, _SNAP_TO_GROUND, _GROUNDED = push.push_out, crush.crush, ground.snap_to_ground, ground.grounded
 _OUTCOME, _FILL_ROWS = outcome.outcome, kernel_table.fill_rows
 _COORDINATES, _GATHER, _SCATTER = storage.coordinates, storage.gather, storage.scatter
-_MOVE_BODIES, _DIFFERING = motion.move_bodies, storage.differing
+_MOVE_BODIES, _DIFFERING, _ALL_GOOD = motion.move_bodies, storage.differing, storage.all_good
 
 
 def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
@@ -121,6 +121,7 @@ def entry_points() -> list[tuple[Any, tuple[Any, ...]]]:
         (_MOVE_BODIES, (ids, ids, ids, boxes[:, 0].copy(), boxes[:, 0].copy(), boxes[:, 0].copy(), True, 0.0, 0.0,
                         1.0, 1.0)),
         (_DIFFERING, (np.zeros((1, 4), np.int64), np.zeros((1, 8)), ids)),
+        (_ALL_GOOD, (ids, 0)),
     ]
     return [(kernel, tuple(kernel.typeof_pyval(value) for value in values)) for kernel, values in calls]
 
@@ -276,7 +277,7 @@ def _load(part: int | None = None) -> None:
 #: processes (each writes a temporary file and renames it).
 _PARTS = (("run_sweeps",), ("grid_pairs", "group_by_row", "level_cells", "swept_bounds", "push_out", "crush",
                            "snap_to_ground", "grounded", "outcome", "fill_rows", "coordinates", "gather", "scatter",
-                           "move_bodies", "differing"))
+                           "move_bodies", "differing", "all_good"))
 
 
 def _compile_all() -> None:

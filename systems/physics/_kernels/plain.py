@@ -71,6 +71,7 @@ class Kernels:
     scatter: Callable[..., Any] | None = None
     move_bodies: Callable[..., Any] | None = None
     differing: Callable[..., Any] | None = None
+    all_good: Callable[..., Any] | None = None
 
 
 def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
@@ -86,7 +87,7 @@ def _of(modules: dict[str, ModuleType], compiled: bool) -> Kernels:
         return Kernels(compiled, **{name: _quiet(function) for name, function in entry.items()})
     located: dict[str, Callable[..., Any]] = {"coordinates": storage.coordinates, "gather": storage.gather,
                                               "scatter": storage.scatter, "move_bodies": motion.move_bodies,
-                                              "differing": storage.differing}
+                                              "differing": storage.differing, "all_good": storage.all_good}
     return Kernels(compiled, **entry, **(located if storage.layout_holds() else {}))
 
 

@@ -20,6 +20,7 @@ are only ever taken from vectors that the list holding them keeps alive
 from __future__ import annotations
 
 import ctypes
+import math
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +30,7 @@ from pygame import Vector2
 from . import jit
 from .jit import kernel as _kernel
 
-__all__ = ["HEADER", "coordinates", "differing", "gather", "layout_holds", "scatter"]
+__all__ = ["HEADER", "all_good", "coordinates", "differing", "gather", "layout_holds", "scatter"]
 
 #: Bytes from a Vector2's address (``id``) to its pointer to its coordinates: CPython's
 #: object header, ``PyObject_HEAD``.
@@ -101,6 +102,18 @@ def gather(addresses: Any, out: Any) -> None:
     for k in range(addresses.shape[0]):
         out[k, 0] = _double_at(addresses[k])
         out[k, 1] = _double_at(addresses[k] + 8)
+
+
+@_kernel
+def all_good(addresses: Any, sizes_from: int) -> bool:
+    """Whether the coordinates at ``addresses`` (from ``coordinates``) are all finite, and
+    those from the ``sizes_from``-th on all above 0 (the check before a step, ``ecs._vectors``):
+    read where they are, in one pass, into no array."""
+    for k in range(addresses.shape[0]):
+        x, y = _double_at(addresses[k]), _double_at(addresses[k] + 8)
+        if not (math.isfinite(x) and math.isfinite(y)) or (k >= sizes_from and not (x > 0.0 and y > 0.0)):
+            return False
+    return True
 
 
 @_kernel

@@ -20,7 +20,7 @@ from systems.physics._kernels import background
 from systems.physics._kernels.plain import Kernels
 from systems.physics._kernels.storage import HEADER
 
-__all__ = ["FEW", "addresses", "gathered", "read", "write"]
+__all__ = ["FEW", "addresses", "all_good", "gathered", "read", "write"]
 
 #: Lists of fewer vectors than this are read and written from Python: for so few, a compiled
 #: call's fixed cost is more than Python's per vector (benchmarks/README.md, "Game-like scenes").
@@ -40,6 +40,17 @@ def gathered(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarr
     out = np.empty((len(vectors), 2))
     kernels.gather(located, out)
     return out
+
+
+def all_good(vectors: list[Vector2], sizes_from: int) -> bool | None:
+    """Whether ``vectors`` are all finite, and those from the ``sizes_from``-th on above 0
+    along both axes, as the compiled kernels running now read them; None where they don't
+    read them (``gathered``)."""
+    kernels = background.kernels()
+    located = addresses(vectors, kernels) if vectors else None
+    if located is None or kernels.all_good is None:
+        return None
+    return bool(kernels.all_good(located, sizes_from))
 
 
 def read(vectors: list[Vector2], kernels: Kernels | None = None) -> np.ndarray:

@@ -207,3 +207,19 @@ def test_a_comparison_of_the_wrong_shapes_is_refused(seen_shape: tuple[int, int]
     columns = np.column_stack([addresses_of(vectors)] * 2)
     with pytest.raises(ValueError, match="differing"):
         compiled().differing(columns, np.zeros(seen_shape), np.empty(out_size, np.int64))
+
+
+@compiled_only
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(doubles | st.sampled_from([0.0, -0.0, 1e-300]), doubles), min_size=1, max_size=40),
+       st.data())
+def test_the_compiled_check_of_vectors_where_they_are_decides_as_python_does(
+        pairs: list[tuple[float, float]], data: st.DataObject) -> None:
+    # The step's check: every coordinate finite, and those of the sizes (from ``sizes_from``
+    # on) above 0, read where they are; the answer of the definition, for NaN, infinities, 0,
+    # -0.0 and the smallest doubles too.
+    vectors = VectorList(Vector2(x, y) for x, y in pairs)
+    sizes_from = data.draw(st.integers(0, len(pairs)))
+    expected = (all(math.isfinite(x) and math.isfinite(y) for x, y in pairs)
+                and all(x > 0.0 and y > 0.0 for x, y in pairs[sizes_from:]))
+    assert compiled().all_good(addresses_of(vectors), sizes_from) is expected
