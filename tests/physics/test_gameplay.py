@@ -139,6 +139,26 @@ def test_a_platform_without_physics_moved_by_the_game_carries_its_rider(make_wor
     assert velocity(world, rider).x == 0
 
 
+@pytest.mark.parametrize("assigned", ["position", "velocity"])
+def test_a_platform_whose_vectors_are_assigned_carries_its_rider_by_the_new_ones(make_world, assigned):
+    # Movement reads the platforms' vectors from a list it keeps while none is assigned: an
+    # assigned position (a tile slid by the game) or velocity (a lift started) is a new Vector2,
+    # and the rider moves by the new one's displacement, as with a vector changed in place.
+    world = make_world(gravity=(0, 980))
+    platform = wall(world, 0, 200, 80, 10, **({"velocity": (0, 0)} if assigned == "velocity" else {}))
+    rider = box(world, 30, 190)
+    run(world, 10)
+    start = Vector2(position(world, rider))
+    for step in range(1, 21):
+        if assigned == "position":
+            transform = world.component_for_entity(platform, Transform)
+            transform.position = (transform.position.x + 2, transform.position.y)
+        else:
+            world.component_for_entity(platform, Physics).velocity = (120, 0)  # 2 px a step
+        world.step(DT)
+        assert position(world, rider).x == pytest.approx(start.x + 2 * step, abs=1e-9)
+
+
 def test_a_rider_teleported_off_its_platform_is_not_carried(make_world):
     # Found by playing: a crate assigned a new position, standing on a floor 300 px from the
     # platform it rode, was still moved by the platform's displacement the next step. Standing

@@ -161,6 +161,7 @@ class Collide:
         self._pair_layers = Kept(_pair_layers)
         self._categories = Kept(lambda columns: np.array([c.category for c in columns.colliders], np.int64))
         self._room: tuple[LevelRead, np.ndarray] | None = None  # (``_level_room``)
+        self._kinds: tuple[tuple[Any, ...], np.ndarray] | None = None  # (``_pair_kinds``)
         self._warned_unplaced = False  # (``_rebuild_from``'s warning, once)
 
     def process(self, dt: float) -> None:
@@ -287,14 +288,8 @@ class Collide:
         ascending, or None if the kernel can't number the cells (boxes
         spread over more than 2**62 of them)."""
         columns, boxes = found.columns, found.filed_boxes()
-        n = len(columns.transforms)
-        # What the grid holds in ``statics`` (skipped), ``apart`` (TRIGGERs) and ``fixed`` (level geometry), as rows.
-        kinds = np.zeros(n, np.int64)
-        kinds[self._movers.level_rows] = SKIP | LEVEL
-        kinds[found.static_mover_rows] |= SKIP
-        kinds[found.level_mover_rows] |= LEVEL
         triggers, layers = self._pair_layers(columns, found.kinds & (TRIGGER | LAYERED))
-        kinds[triggers] |= APART
+        kinds = self._pair_kinds(len(columns.transforms), found.static_mover_rows, found.level_mover_rows, triggers)
         movers, level = self._level_cells(kernels, found, boxes)
         while True:
             rows, status = kernels.grid_pairs(boxes, kinds, layers, columns.entities, self.grid.cell_size,
@@ -303,6 +298,22 @@ class Collide:
                 break
             self._pair_capacity *= 2  # kept for later steps
         return rows if status == DONE else None
+
+    def _pair_kinds(self, n: int, static_movers: np.ndarray, level_movers: np.ndarray,
+                    triggers: np.ndarray) -> np.ndarray:
+        """What the grid holds in ``statics`` (skipped), ``apart`` (TRIGGERs) and ``fixed``
+        (level geometry), as bits of each of the ``n`` rows; kept while made of the same rows
+        (arrays kept while no field is assigned and no entity made or deleted)."""
+        key = (n, self._movers.level_rows, static_movers, level_movers, triggers)
+        kept = self._kinds
+        if kept is None or kept[0][0] != n or any(new is not old for new, old in zip(key[1:], kept[0][1:])):
+            kinds = np.zeros(n, np.int64)
+            kinds[self._movers.level_rows] = SKIP | LEVEL
+            kinds[static_movers] |= SKIP
+            kinds[level_movers] |= LEVEL
+            kinds[triggers] |= APART
+            kept = self._kinds = key, kinds
+        return kept[1]
 
     def _level_cells(self, kernels: Kernels, found: Found, boxes: np.ndarray) -> tuple[np.ndarray, tuple[Any, ...]]:
         """The rows the pair kernel files this step (the movers') and level geometry's cells,

@@ -320,6 +320,7 @@ class _Tables:
         # Level geometry's filing, kept in the grid of the sweeps' buffers under the key of the
         # template it was filed from, and the counts that tell of it (``filing``).
         self._templates = 0  # templates made so far: the current one's key
+        self._read_rows: np.ndarray | None = None  # Collision's rows of the movers it read, found to be ours
         self._kept: tuple[tuple[Any, ...], np.ndarray] | None = None
 
     def start(self, collision: Found, level_codes: np.ndarray, riders: tuple[np.ndarray, np.ndarray] | None,
@@ -335,7 +336,9 @@ class _Tables:
         table, ints = self._tables
         movers = self._movers
         read_rows, read = collision.geometry_read()
-        known = read if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
+        if read_rows is not self._read_rows:  # (Collision's movers: the same array while they are)
+            self._read_rows = read_rows if len(read_rows) == len(movers) and np.array_equal(read_rows, movers) else None
+        known = read if read_rows is self._read_rows else None
         materials = self._materials(self._selection)
         arrays = read_arrays(columns, self._selection, known, materials, self._velocities(self._selection.movers),
                              functools.partial(storage.read, kernels=kernels))
@@ -431,6 +434,7 @@ class _Tables:
         self._dirty = None  # (fresh tables: every row from the template)
         self._tables = (t.aligned_table(n, t.FLOAT_COLUMNS), t.aligned_table(n, t.INT_COLUMNS, np.int64))
         self._movers = movers = np.delete(np.arange(n), level.rows)
+        self._read_rows = None
         self._constant = None
         self._selection = Selection.of(columns, movers)
         self._physics = list(filter(None, columns.physics))
