@@ -5,23 +5,18 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import esper
-import numpy as np
 from pygame import Vector2
 
 from components import Collider, Physics, Transform
-from systems.physics._bodies.kept import Kept
-from systems.physics._bodies.table import VectorList
 from systems.physics._shapes.geometry import Box, axis_overlap
 from systems.physics._solver.riders import STANDING_REACH, Rides, platform_frame
 from systems.physics._stages.memory import Memory, checked_gravity
-from systems.physics._stages import storage
 from systems.physics._stages.move import Move
 from systems._world import WorldLike
 
 __all__ = ["MovementSystem"]
 
 C = TypeVar("C")
-_STILL = Vector2()  # the velocity of a platform without Physics (read, never written)
 
 
 def _standing(rider: Transform, rider_collider: Collider | None, platform: Transform,
@@ -98,8 +93,6 @@ class MovementSystem(esper.Processor):
         # Component type -> esper's list of (entity, component) and it as a dict, while the same list.
         self._listed: dict[type, tuple[list[Any], dict[int, Any]]] = {}
         self._move = Move()
-        self._platforms = np.zeros(0, np.int64)  # the last step's platforms, ascending (``_moving_platforms``)
-        self._platform_vectors = Kept(self._listed_platforms, vectors=True)
         if gravity is not None:
             self.gravity = gravity
 
@@ -129,11 +122,22 @@ class MovementSystem(esper.Processor):
         rides.carried = {}
         if not len(rides):
             return
-        moving = self._moving_platforms(rides.platforms)
+        transforms, physics, colliders = self._by_entity(Transform), self._by_entity(Physics), self._by_entity(Collider)
+        platforms = rides.platforms.tolist()
+        moving = {}
+        for platform in set(platforms):
+            transform = transforms.get(platform)
+            if transform is None:
+                continue
+            position, start = transform.position, transform.previous_position
+            dx, dy = position[0] - start[0], position[1] - start[1]  # (its displacement, as Vector2 subtracts)
+            body = physics.get(platform)
+            vx, vy = (body.velocity[0], body.velocity[1]) if body is not None else (0.0, 0.0)
+            if dx or dy or vx or vy:
+                moving[platform] = dx, dy, vx, vy
         if not moving:
             return
-        transforms, colliders = self._by_entity(Transform), self._by_entity(Collider)
-        platforms, riders, normals = rides.platforms.tolist(), rides.riders.tolist(), rides.normals.tolist()
+        riders, normals = rides.riders.tolist(), rides.normals.tolist()
         standing = _Standing(rides, riders, transforms, colliders)
         for row, platform in enumerate(platforms):
             motion, rider = moving.get(platform), transforms.get(riders[row])
@@ -149,41 +153,6 @@ class MovementSystem(esper.Processor):
             rides.carried[row] = (dx, dy, *frame)
             if dx or dy:
                 rider.position.update(rider.position[0] + dx, rider.position[1] + dy)
-
-    def _moving_platforms(self, platforms: np.ndarray) -> dict[int, tuple[float, float, float, float]]:
-        """The platforms among ``platforms`` (entities) that moved this step or have a
-        velocity: their displacement (``position - previous_position``, px, as Vector2
-        subtracts) and velocity (px/s), read at once from the vectors of the platforms (kept
-        while the same platforms, no entity or component added or removed and no vector
-        assigned: nearly every rider stands on the same ground, which doesn't move)."""
-        unique = np.unique(platforms)
-        if not np.array_equal(unique, self._platforms):
-            self._platforms = unique  # (another object: the vectors are listed anew)
-        world = self.world
-        entities, positions, starts, velocities = self._platform_vectors(
-            self._platforms, world.get_component(Transform), world.get_component(Physics))
-        if not entities:
-            return {}
-        velocity = storage.read(velocities)
-        motion = storage.read(positions) - storage.read(starts)
-        moves = np.flatnonzero((motion != 0.0).any(axis=1) | (velocity != 0.0).any(axis=1)).tolist()
-        return {entities[k]: (*motion[k].tolist(), *velocity[k].tolist()) for k in moves}
-
-    def _listed_platforms(self, platforms: np.ndarray, *_: object) -> tuple[list[int], VectorList, VectorList,
-                                                                            VectorList]:
-        """The platforms with a Transform, and their positions, previous positions and
-        velocities (a shared zero for one without Physics)."""
-        entities, positions, starts, velocities = [], VectorList(), VectorList(), VectorList()
-        for platform in platforms.tolist():
-            transform = self.world.try_component(platform, Transform)
-            if transform is None:
-                continue
-            body = self.world.try_component(platform, Physics)
-            entities.append(platform)
-            positions.append(transform.position)
-            starts.append(transform.previous_position)
-            velocities.append(_STILL if body is None else body.velocity)
-        return entities, positions, starts, velocities
 
     def _by_entity(self, component_type: type[C]) -> dict[int, C]:
         """Entity -> its component of that type, made anew only when esper's list of them is
