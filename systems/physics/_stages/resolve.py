@@ -526,7 +526,9 @@ def _widen(collision: Found, table: np.ndarray, widened: np.ndarray, met: np.nda
     holding the last one, so only its final box (``table``'s FILED columns)
     is filed: the grid then holds what the widenings one by one would leave
     it holding."""
-    rows = np.unique(widened)
+    logged = np.zeros(len(table), bool)  # (each row once, ascending: np.unique, without its sort)
+    logged[widened] = True
+    rows = np.flatnonzero(logged)
     if len(rows):  # (the kernel writes a row's filed box only where it widens it, and logs the row)
         filed = collision.filed_boxes()  # (written in place: the next step writes the movers' rows anew)
         filed[rows] = table[rows, t.FILED_X:t.FILED_H + 1]
