@@ -122,7 +122,7 @@ class MovementSystem(esper.Processor):
         rides.carried = {}
         if not len(rides):
             return
-        transforms, physics, colliders = self._by_entity(Transform), self._by_entity(Physics), self._by_entity(Collider)
+        transforms, physics = self._by_entity(Transform), self._by_entity(Physics)
         platforms = rides.platforms.tolist()
         moving = {}
         for platform in set(platforms):
@@ -138,7 +138,7 @@ class MovementSystem(esper.Processor):
         if not moving:
             return
         riders, normals = rides.riders.tolist(), rides.normals.tolist()
-        standing = _Standing(rides, riders, transforms, colliders)
+        standing = _Standing(rides, riders, transforms, self._by_entity(Collider))  # (only once a platform moves)
         for row, platform in enumerate(platforms):
             motion, rider = moving.get(platform), transforms.get(riders[row])
             if motion is None or rider is None:
