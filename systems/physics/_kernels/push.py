@@ -403,8 +403,8 @@ def _first_queue(body: Any, ints: Any, status: Any, queue: Any, filters: Any, co
 
 @_helper
 def _resolve_queue(body: Any, ints: Any, grid: Any, links: Any, status: Any, queue: Any, filters: Any,
-                   contacts: Any, index: Any, ties: Any, rounds: Any, squeezes: Any, budget: int, step: Any,
-                   marks: Any, out: Any, report: Any) -> None:
+                   contacts: Any, index: Any, ties: Any, rounds: Any, rounds_log: Any, squeezes: Any, budget: int,
+                   step: Any, marks: Any, out: Any, report: Any) -> None:
     """Push apart the queued pairs, earliest entry first, each at most ``step[MAX_ITERATIONS]``
     times and each body PUSHES_PER_BODY times (but always out of a STATIC); a pushed body's
     partners are tested again within ``budget`` re-tests in all."""
@@ -417,9 +417,14 @@ def _resolve_queue(body: Any, ints: Any, grid: Any, links: Any, status: Any, que
         if not inside:
             continue
         nx, ny, depth = _squeezed_side(body, ints, squeezes, a, b, nx, ny, depth)
+        made = status[ROUNDS]
         slot = _slot(rounds, a, b, True, status, ROUNDS)
         if slot < 0:
             return  # (the table is full: the run stops, status[OVERFLOW])
+        if status[ROUNDS] > made:  # (a pair's first round: its key logged, for the next run to take out)
+            log, logged = rounds_log
+            log[logged[0], 0], log[logged[0], 1] = a, b
+            logged[0] += 1
         done = rounds[slot, 2] if rounds[slot, 2] > 0 else 0  # (a slot made anew holds -1)
         if done and depth <= RESOLVE_SLOP:
             continue  # a leftover from a chain of shared pushes
@@ -453,13 +458,16 @@ def push_buffers(capacity: int, slots: int, rows: int) -> tuple[Any, ...]:
     keys, the pairs' keys, the pairs push-out starts from, the piles' work columns and list of
     rows, the depth of a pair left overlapping (``report``), crushing's queue of rows, what
     squeezes a row (rows and normals) and the squeezes kept (a hash table, pairs and normals),
-    and the rows standing on ground (ground snapping's marks)."""
+    the rows standing on ground (ground snapping's marks), and the keys the rounds table was
+    given, in order, and how many (``_clear_rounds``)."""
     settled = (np.empty((slots, 3), np.int64), np.empty((capacity, 4)), np.empty(capacity, np.int64))
     pile = (np.empty((rows, 4)), np.empty((rows, 6), np.int64), np.empty(rows, np.int64))
     crushing = (np.empty(rows, np.int64), (np.empty(capacity, np.int64), np.empty((capacity, 2))),
                 (np.empty((slots, 3), np.int64), np.empty((capacity, 2), np.int64), np.empty((capacity, 2))))
-    return (np.empty((slots, 3), np.int64), settled, np.empty(capacity, np.int64),
-            np.empty((2 * capacity, 2), np.int64), pile, np.zeros(1), crushing, np.zeros(rows, np.int64))
+    rounds = np.full((slots, 3), EMPTY, np.int64)  # (emptied from then on by ``_clear_rounds``)
+    rounds_log = (np.empty((slots // 2 + 1, 2), np.int64), np.zeros(1, np.int64))
+    return (rounds, settled, np.empty(capacity, np.int64), np.empty((2 * capacity, 2), np.int64), pile, np.zeros(1),
+            crushing, np.zeros(rows, np.int64), rounds_log)
 
 
 @_helper
@@ -478,6 +486,20 @@ def _inside_at_start(body: Any, ints: Any, a: int, b: int) -> bool:
     return inside and depth > RESOLVE_SLOP
 
 
+@_helper
+def _clear_rounds(rounds: Any, rounds_log: Any) -> None:
+    """Empty the rounds table: the keys the last push-out made logged in ``rounds_log`` (the
+    keys, and how many), taken out last first, each taking the table back to where it was
+    before that key went in (linear probing: the keys before it are found where they are).
+    Made empty, and only ever emptied this way, it holds no key a run didn't log."""
+    log, logged = rounds_log
+    for k in range(logged[0] - 1, -1, -1):
+        slot = _slot(rounds, log[k, 0], log[k, 1], False, logged, 0)  # (found: reads no count)
+        if slot >= 0:
+            rounds[slot, 2] = EMPTY
+    logged[0] = 0
+
+
 @_kernel
 def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: Any, status: Any,
              buffers: Any) -> Any:
@@ -491,7 +513,7 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
     them; WARN_A and WARN_B the first pair left overlapping by more than GIVE_UP_DEPTH (-1 for
     none), its depth in the last buffer's first float."""
     grid, links, queue, contacts, events, index, marks, out, filters, work, extra = buffers
-    rounds, settled, keys, tested, pile, report, _, _ = extra
+    rounds, settled, keys, tested, pile, report, _, _, rounds_log = extra
     status[WARN_A], status[WARN_B] = -1, -1
     report[0] = 0.0
     count = 0
@@ -530,8 +552,8 @@ def push_out(body: Any, ints: Any, pairs: Any, ties: Any, step: Any, squeezes: A
             if pile[1][row, HAS_TOTAL] and not _within(_now(body, row), _filed(body, row)):
                 spread = _retest(body, ints, grid, links, status, queue, ties, row, spread + RETEST_BUDGET,
                                  step[CELL_SIZE], marks, out)
-    rounds[:, 2] = EMPTY
+    _clear_rounds(rounds, rounds_log)
     status[ROUNDS] = 0
-    _resolve_queue(body, ints, grid, links, status, queue, filters, contacts, index, ties, rounds, squeezes,
-                   RETEST_BUDGET * queued + RETEST_FLOOR, step, marks, out, report)
+    _resolve_queue(body, ints, grid, links, status, queue, filters, contacts, index, ties, rounds, rounds_log,
+                   squeezes, RETEST_BUDGET * queued + RETEST_FLOOR, step, marks, out, report)
     return status

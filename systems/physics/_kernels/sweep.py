@@ -72,8 +72,8 @@ from .settle import (
     _settle,
 )
 
-__all__ = ["KEPT_CONTACTS", "KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing", "make_buffers",
-           "run_sweeps"]
+__all__ = ["KEPT_CONTACTS", "KEPT_COUNTERS", "KEPT_KEY", "buffer_sizes", "buffers_for", "filing_each_run", "kept_filing",
+           "make_buffers", "run_sweeps"]
 
 
 # -- gravity within a step (see the module docstring) ------------------------------------

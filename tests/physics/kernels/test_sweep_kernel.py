@@ -22,6 +22,7 @@ from ecs import World
 from helpers import counted
 from systems.physics._kernels import background, jit
 from systems.physics._kernels import cells as kernel_cells
+from systems.physics._kernels import push as push_kernel
 from systems.physics._kernels import sweep as sweep_kernel
 from systems.physics._kernels import table as kernel_table
 from systems.physics._kernels.plain import NAME, own, plain
@@ -328,6 +329,29 @@ def test_the_last_step_s_contacts_taken_out_leave_the_contact_table_empty() -> N
     helpers = sys.modules[f"{NAME}.sweep"] if jit.COMPILED else sweep_kernel
     helpers._clear_index(index, contacts, counts)
     assert (index[:, 2] == kernel_table.EMPTY).all() and counts[sweep_kernel.KEPT_CONTACTS] == -1
+    world.close()
+
+
+def test_the_last_push_out_s_rounds_taken_out_leave_the_rounds_table_empty() -> None:
+    # Push-out counts the rounds each pair was pushed in a hash table it empties at its start
+    # by taking out the keys the last push-out logged, last first: none may be left, and a
+    # step that pushes pairs apart (a crowd poured into one spot) logs every key it made.
+    world = World(gravity=(0, 900))
+    world.create_entity(Transform((0, 200)), Collider((400, 16), type=ColliderType.STATIC))
+    for k in range(150):
+        world.create_entity(Transform((150 + k % 5, 150 - k)), Collider((12, 12)), Physics())
+    counts = []
+    for _ in range(3):
+        world.step(1 / 60)
+        rounds, log = world.response.resolver._buffers[-1][0], world.response.resolver._buffers[-1][8]
+        counts.append(int(log[1][0]))
+        assert (rounds[:, 2] != kernel_table.EMPTY).sum() == counts[-1]
+    assert max(counts) > 10
+    plain()  # (the helpers as plain Python: the copy under plain.NAME where they compile)
+    helpers = sys.modules[f"{NAME}.push"] if jit.COMPILED else push_kernel
+    rounds, log = rounds.copy(), (log[0].copy(), log[1].copy())
+    helpers._clear_rounds(rounds, log)
+    assert (rounds[:, 2] == kernel_table.EMPTY).all() and log[1][0] == 0
     world.close()
 
 
