@@ -357,6 +357,15 @@ class World:
         """Remove a system, given the instance or its class."""
         self.systems = [(p, s) for p, s in self.systems if s is not system and type(s) is not system]
 
+    def check_vectors(self) -> None:
+        """Raise ``ValueError`` naming the entity and the field if a vector of the components
+        is bad: a Transform's position or previous position, a Physics' velocity or a
+        Collider's offset or size not finite, a size not above 0, a CIRCLE's size not square
+        (a vector changed in place, which no assignment check sees). ``step`` makes this check
+        before the physics reads the components, and again after the game's code that runs
+        inside it (systems between the physics systems, the collision filters)."""
+        self._vectors.check(self)
+
     def step(self, dt: float) -> None:
         """Run every system once with ``dt`` seconds (0 to 1 s); each
         system's time (ms) is kept in ``timings`` under its class name, and
@@ -418,7 +427,7 @@ class World:
         for _, system in list(self.systems):  # a list changed mid-step counts from the next step
             own = any(system is each for each in physics)
             if unchecked and own:
-                self._vectors.check(self)
+                self.check_vectors()
                 unchecked = False
             if system is self.response and stale:
                 # A system ran after Collision and may have moved bodies:

@@ -29,6 +29,11 @@ class WorldLike(Protocol):
         """This step's contacts (between steps, the last step's)."""
         ...
 
+    def check_vectors(self) -> None:
+        """Raise ``ValueError`` naming the entity and the field if a vector of the components
+        is bad (``World.step``'s check before the physics reads them)."""
+        ...
+
     def get_component(self, component_type: type[C]) -> list[tuple[int, C]]:
         """Every (entity, component) pair of that type."""
         ...

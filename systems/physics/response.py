@@ -70,7 +70,8 @@ class ResponseSystem(esper.Processor):
     def process(self, dt: float) -> None:
         """Resolve every collision of this step and record the contacts."""
         memory = self.memory
-        step = begin_step(dt, memory.gravity, self.continuous, self.max_iterations, self.collision, self.filters)
+        step = begin_step(dt, memory.gravity, self.continuous, self.max_iterations, self.collision, self.filters,
+                          self.world.check_vectors)
         # Each stage's time, filed under this system's name as World._run files it.
         timed, name = self.world.timed, type(self).__name__
         with timed(f"{name}.board"):

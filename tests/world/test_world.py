@@ -450,6 +450,32 @@ def test_a_bad_vector_in_a_crowd_is_caught_as_in_a_few(component, field, attribu
         world.step(DT)
 
 
+@pytest.mark.parametrize("crowd", [3, 40])  # (the check from Python, and compiled from 64 vectors up)
+def test_a_vector_a_collision_filter_makes_non_finite_is_caught_before_the_core_reads_it(crowd):
+    # A collision filter is the game's code running inside Response, after the step's checks:
+    # one that writes a velocity in place used to hand a NaN to the compiled core. The vectors
+    # are checked again once the filters have run, and the step stops there, naming it.
+    world = World(gravity=(0, 980))
+    wall(world, -50, 100, 2000, 20)
+    bodies = [box(world, 12 * i, 85, velocity=(0, 300)) for i in range(crowd)]
+    victim = bodies[1]
+    run(world, 1)
+    spoiled = []
+
+    def spoil(a, b):
+        if not spoiled:
+            world.component_for_entity(victim, Physics).velocity.y = float("nan")
+            spoiled.append((a, b))
+        return True
+
+    world.collision_filter(spoil)
+    with pytest.raises(ValueError, match=rf"entity {victim}\b.*Physics\.velocity\.y is nan"):
+        world.step(DT)
+    assert spoiled  # (a filter ran: the crates were landing on the wall)
+    others = [e for e in bodies if e != victim]
+    assert all(math.isfinite(value) for e in others for value in (*position(world, e), *velocity(world, e)))
+
+
 def test_negative_size_written_in_place_is_caught_by_the_next_step():
     world = World()
     crate = box(world, 0, 0)

@@ -35,9 +35,11 @@ class StepContext:
     swept), ``max_iterations`` (times push-out may resolve one pair), ``collision`` (what
     the collide stage's latest run found: this step's bodies and candidate pairs, made
     fresh by that run), ``settle_kinematic`` (the collide stage's, called last in a step:
-    the one thing a stage asks of what it keeps across steps) and ``state`` (the step's
+    the one thing a stage asks of what it keeps across steps), ``state`` (the step's
     ``Resolution``: rest speed, filters, one-way faces; crushed bodies and
-    contacts as the stages find them). Filled by the stages: ``riders`` (board: the rows of
+    contacts as the stages find them) and ``check_vectors`` (the World's check of every
+    vector, ``WorldLike.check_vectors``, made again once the collision filters, the game's
+    code, have run). Filled by the stages: ``riders`` (board: the rows of
     the bodies Movement carried this step, and a row each of their platform's displacement
     (px) and frame (px/s)).
     """
@@ -50,17 +52,20 @@ class StepContext:
     collision: Found
     settle_kinematic: Callable[[], None]
     state: Resolution
+    check_vectors: Callable[[], None]
     riders: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def begin_step(dt: float, gravity: Vector2, continuous: bool, max_iterations: int, collision: Collide,
-               filters: Sequence[CollisionFilter]) -> StepContext:
+               filters: Sequence[CollisionFilter], check_vectors: Callable[[], None]) -> StepContext:
     """The context of a step of ``dt`` s under ``gravity`` (px/s²), over what ``collision``
-    found in its latest run, with a copy of the collision ``filters`` as they are now."""
+    found in its latest run, with a copy of the collision ``filters`` as they are now and the
+    World's ``check_vectors``."""
     found = collision.found
     up = -gravity.normalize() if gravity.length_squared() else Vector2()
     # Approaching slower than gravity adds in two steps is resting contact. Push-out's contacts
     # come after the step's move (the discrete pipeline's, and a resting contact the sweeps
     # passed over, within their slop): push-out gives friction's part of that move back.
     state = Resolution(2.0 * gravity.length() * dt, up, list(filters), dt)
-    return StepContext(dt, gravity, up, continuous, max_iterations, found, collision.settle_kinematic, state)
+    return StepContext(dt, gravity, up, continuous, max_iterations, found, collision.settle_kinematic, state,
+                       check_vectors)

@@ -122,7 +122,7 @@ class Resolver:
         sweeps = step.continuous and step.dt > 0
         kernels = self.kernels or background.kernels()
         with timed(f"{name}.sweep" if sweeps else f"{name}.push_out"):
-            verdicts = ask_filters(collision, state) if state.filters else _NO_VERDICTS
+            verdicts = ask_filters(collision, state, step.check_vectors) if state.filters else _NO_VERDICTS
             parameters = _parameters(step, self.max_subdivisions, sweeps)
             tables = self._tables.start(collision, level_codes, step.riders, bool(step.gravity),
                                         bool(memory.grounded), kernels)
@@ -151,6 +151,7 @@ class Resolver:
             elif status[t.UNASKED]:  # pairs met in the run that the filters were not asked about
                 met = unasked[:int(status[t.UNASKED])]
                 asked = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, met)]
+                step.check_vectors()  # (the filters are the game's code: a vector they wrote is refused here)
                 verdicts = np.concatenate((verdicts, np.column_stack((met, np.array(asked, np.int64)))))
             else:
                 break
@@ -272,16 +273,19 @@ def _squeezes(collision: Found, squeezes: Squeezes) -> tuple[np.ndarray, np.ndar
     return pairs, np.array([(normal.x, normal.y) for normal in squeezes.values()]).reshape(-1, 2)
 
 
-def ask_filters(collision: Found, state: Resolution) -> np.ndarray:
+def ask_filters(collision: Found, state: Resolution, check_vectors: Callable[[], None]) -> np.ndarray:
     """Ask the collision filters about each of the step's candidate pairs
     but two STATICs (which never collide), in entity order, before the
     sweeps resolve any; returns their verdicts as rows of
-    ``collision.columns`` (a < b, then 1 if they may collide, else 0)."""
+    ``collision.columns`` (a < b, then 1 if they may collide, else 0). The filters are the
+    game's code: the vectors are checked again after them (``check_vectors``), so one they
+    made bad in place is refused, naming it, before the core reads it."""
     rows = collision.pair_rows()
     rows = rows[np.lexsort((rows[:, 1], rows[:, 0]))]
     static = np.array([collider.type is _STATIC for collider in collision.columns.colliders], bool)
     rows = rows[~(static[rows[:, 0]] & static[rows[:, 1]])]
     verdicts = [state.allows(a, b) for a, b in entity_pairs(collision.columns.entities, rows)]
+    check_vectors()
     return np.column_stack((rows, np.array(verdicts, np.int64))).astype(np.int64)
 
 
