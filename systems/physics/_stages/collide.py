@@ -394,6 +394,7 @@ class Collide:
             self.grid.remove(gone)
         found = self._found()
         kinds, swept, _ = self._read_movers(found)  # (just classified: no mover is level geometry)
+        found.mover_kinds = kinds  # (as a step with the same lists will: what is read of the movers is kept)
         # In the same grid, level geometry stays filed as it was: what is new in it (a tile
         # added, a body become one) is read, and the rest compared, as in any step
         # (``_Resting.changed``), not read again tile by tile.

@@ -106,8 +106,10 @@ class Resolver:
         # Level geometry's codes (``_level_codes``) and what they were made for.
         self._level: tuple[LevelRead, np.ndarray, Columns, int, np.ndarray] | None = None
         self._tables = _Tables()
-        # Where the core's positions go back to: every body's, kept while no vector is assigned.
-        self._positions = Kept(lambda transforms: VectorList([body.position for body in transforms]), vectors=True)
+        # Where the core's positions go back to: the movers' (no kernel moves level geometry), kept
+        # while they are the same rows and no vector is assigned.
+        self._positions = Kept(lambda transforms, rows: VectorList([transforms[row].position for row in rows.tolist()]),
+                               vectors=True)
         self._warned = False
 
     def run(self, step: StepContext, memory: Memory, timed: Timer, name: str) -> Resolved:
@@ -205,7 +207,8 @@ class Resolver:
         table, ints = tables
         entities = collision.columns.entities
         columns = collision.columns
-        _scatter(collision, table, ints, self._tables.movers, state, self._positions(columns.transforms),
+        movers = self._tables.movers
+        _scatter(collision, table, ints, movers, state, self._positions(columns.transforms, movers),
                  self._tables.velocities(), kernels)
         count = int(status[t.CONTACTS])
         _record(entities, contacts, count, state)
@@ -492,9 +495,9 @@ def _codes(colliders: list[Collider], kinds: int = ~0) -> np.ndarray:
 
 def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: np.ndarray, state: Resolution,
              positions: list[Vector2], velocities: list[Vector2], kernels: Kernels | None = None) -> None:
-    """Velocities, positions, crushed bodies and riders back to the components (every body's
-    ``positions``, and the ``velocities`` of those with Physics, in entity order), the Bodies
-    made so far and the Resolution. Only the rows of ``movers`` are looked at (``outcome``,
+    """Velocities, positions, crushed bodies and riders back to the components (the
+    ``positions`` of the rows of ``movers``, and the ``velocities`` of the bodies with Physics,
+    in entity order), the Bodies made so far and the Resolution. Only the rows of ``movers`` are looked at (``outcome``,
     one pass over them): no kernel moves, touches, crushes or carries level geometry (STATIC,
     without Physics). (Arrays are handed to Python a column at a time: a list per row would
     be an object for the garbage collector to track.)"""
@@ -505,7 +508,7 @@ def _scatter(collision: Found, table: np.ndarray, ints: np.ndarray, movers: np.n
         raise RuntimeError(f"the core changed the velocity of a body without Physics (entity "
                            f"{int(columns.entities[refused])})")
     storage.write(velocities, np.searchsorted(columns.moving, touched), table[touched, t.VEL_X:t.VEL_Y + 1], kernels)
-    storage.write(positions, moved, table[moved, t.POS_X:t.POS_Y + 1], kernels)
+    storage.write(positions, np.searchsorted(movers, moved), table[moved, t.POS_X:t.POS_Y + 1], kernels)
     for body in bodies.made():  # (one made later reads its box from the position)
         body.sync()
     entities = columns.entities
