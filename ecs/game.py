@@ -8,6 +8,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Integral
 
 import pygame
 
@@ -136,6 +137,8 @@ class Game:
                 raise ValueError(f"{name} must be a bool, got {flag!r}")
         if screen is not None and not isinstance(screen, pygame.Surface):
             raise ValueError(f"screen must be a pygame.Surface, got {screen!r}")
+        if screen is None:  # (a window's size: pygame would refuse a negative one unnamed, and take 0 as its own)
+            _check_size(size)
         self._window = screen is None
         if headless and self._window:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -216,8 +219,10 @@ class Game:
 
     def push(self, scene: Scene, transition: Transition | None = None) -> None:
         """Put ``scene`` on top: the scene below pauses (``pause``), the new one
-        enters; through ``transition`` if given."""
+        enters; through ``transition`` if given. A scene already on the stack is refused
+        (``ValueError``): entering it again would build its level a second time in its World."""
         _check_scene(scene)
+        self._check_unstacked(scene, "push")
         _check_transition(transition)
         self._change(lambda leaving: self._push(scene), transition)
 
@@ -231,8 +236,10 @@ class Game:
 
     def replace(self, scene: Scene, transition: Transition | None = None) -> None:
         """Swap the top scene for ``scene`` (the old one exits, the new one
-        enters); through ``transition`` if given."""
+        enters); through ``transition`` if given. A scene on the stack, the top one included,
+        is refused as by ``push``."""
         _check_scene(scene)
+        self._check_unstacked(scene, "replace")
         _check_transition(transition)
         self._change(lambda leaving: self._swap(scene, leaving), transition)
 
@@ -246,7 +253,14 @@ class Game:
         if not self._stepping and self._transition is None:  # never pull the world out from under its own step
             _raise_first(None, self._apply_pending())
 
+    def _check_unstacked(self, scene: Scene, call: str) -> None:
+        """Refuse a scene that is on the stack (``ValueError`` naming it and the call)."""
+        if any(scene is stacked for stacked in self.scenes):
+            raise ValueError(f"{call}: this {type(scene).__name__} is already on the scene stack (its enter would "
+                             f"run again on the same World); pop it first, or make a new one")
+
     def _push(self, scene: Scene, cover: bool = True) -> None:
+        self._check_unstacked(scene, "push")  # (again here: two changes asked for in one step both wait)
         if self.scenes and cover:
             self.scenes[-1].pause()
         self.scenes.append(scene)
@@ -273,6 +287,7 @@ class Game:
             self.running = False
 
     def _swap(self, scene: Scene, leaving: list[Scene] | None = None) -> None:
+        self._check_unstacked(scene, "replace")  # (before the top goes: a refused swap changes nothing)
         self._pop(resume=False, leaving=leaving)
         self._push(scene, cover=False)
 
@@ -537,6 +552,13 @@ class Game:
         if self._froze:
             gc.unfreeze()
             self._froze = False
+
+
+def _check_size(size: object) -> None:
+    """Refuse a window size that is not two whole numbers of pixels, each at least 1."""
+    if (not isinstance(size, (tuple, list)) or len(size) != 2
+            or not all(isinstance(side, Integral) and not isinstance(side, bool) and int(side) >= 1 for side in size)):
+        raise ValueError(f"size must be (width, height), two whole numbers of pixels >= 1, got {size!r}")
 
 
 def _check_scene(scene: object) -> None:

@@ -57,7 +57,9 @@ def pack(state: dict[str, Any], where: str, shared: dict[type, Any]) -> bytes:
     try:
         data = _pickled(state, shared)
     except _UNPICKLABLE as error:
-        raise SnapshotError(f"snapshot of {where}: {_culprit(state, shared)} cannot be kept: {error}") from error
+        raise SnapshotError(f"snapshot of {where}: {_culprit(state, shared)} cannot be kept: {error} (a "
+                            f"callback it holds, such as a tween's on_done, must be a module-level function: not a "
+                            f"lambda, a nested function or a bound method)") from error
     return _MARK + _HEADER.pack(FORMAT, hashlib.sha256(data).digest()) + data
 
 

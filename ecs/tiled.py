@@ -70,11 +70,13 @@ that raises) deletes every entity it made, so the World is as it was.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
+from numbers import Integral
 from typing import Any
 from xml.etree import ElementTree
 
@@ -95,6 +97,9 @@ __all__ = [
     "CATEGORY", "MASK", "MapError", "MapObject", "ONE_WAY", "ObjectFactory", "RAMP", "RAMP_CORNERS", "SOLID", "TileMap",
     "load_map", "tile_collider",
 ]
+
+_log = logging.getLogger("ecs_arcade")
+
 
 class MapError(ValueError):
     """A malformed map, tileset, image or property; the message names the
@@ -269,8 +274,10 @@ def load_map(world: World, path: str | os.PathLike[str], *,
     """
     if not isinstance(chunk_size, int) or isinstance(chunk_size, bool) or chunk_size < 1:
         raise ValueError(f"chunk_size must be an int >= 1 (tiles), got {chunk_size!r}")
+    collision_layers = _layer_names(collision_layers)
     name = os.fspath(path)
     tiled, used, root = _parse(name)
+    _check_named_layers(name, tiled, collision_layers)
     tile_map = TileMap(name, tiled.width, tiled.height, (tiled.tilewidth, tiled.tileheight),
                        dict(tiled.properties), _colour(tiled.background_color), tiled)
     solid, single = _collision_plan(tile_map, used, set(collision_layers), solid_property)
@@ -285,6 +292,29 @@ def load_map(world: World, path: str | os.PathLike[str], *,
         raise
     world.insert_resource(tile_map)
     return tile_map
+
+
+def _layer_names(collision_layers: object) -> set[str]:
+    """``load_map``'s ``collision_layers`` as a set of names (None: none); a single str is
+    refused, since it would be read as its letters."""
+    if collision_layers is None:
+        return set()
+    if isinstance(collision_layers, str) or not isinstance(collision_layers, Collection):
+        raise ValueError(f"collision_layers must be a collection of tile layer names (a list, a tuple, a set), "
+                         f"got {collision_layers!r}")
+    if not all(isinstance(layer, str) for layer in collision_layers):
+        raise ValueError(f"collision_layers must hold tile layer names (str), got {collision_layers!r}")
+    return set(collision_layers)
+
+
+def _check_named_layers(path: str, tiled: Any, names: set[str]) -> None:
+    """Each layer ``collision_layers`` names must be a tile layer of the map (a misspelt name
+    would make nothing solid, silently)."""
+    layers = [layer.name for layer in _tile_layers(tiled)]
+    missing = sorted(names.difference(layers))
+    if missing:
+        raise MapError(f"{path}: collision_layers names {', '.join(map(repr, missing))}, which the map has no tile "
+                       f"layer of (its tile layers: {', '.join(map(repr, layers)) or 'none'})")
 
 
 def _next_entity(world: World) -> int:
@@ -997,8 +1027,11 @@ def _map_objects(tile_map: TileMap) -> Iterator[MapObject]:
 
 
 def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, ObjectFactory]) -> None:
-    """A MapObject for every object, and an entity from its kind's factory."""
+    """A MapObject for every object, and an entity from its kind's factory; a factory whose
+    kind no object has is named in the log (a misspelt class makes nothing, silently)."""
+    kinds = set()
     for item in _map_objects(tile_map):
+        kinds.add(item.kind)
         tile_map.objects.append(item)
         factory = factories.get(item.kind)
         if factory is None:
@@ -1012,5 +1045,13 @@ def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, Object
                            f"{', a point' if item.is_point else ''}: raised by its factory "
                            f"{getattr(factory, '__name__', factory)!s}")
             raise
+        if entity is not None and (not isinstance(entity, Integral) or isinstance(entity, bool)):
+            maker = getattr(factory, "__name__", factory)
+            raise TypeError(f"{tile_map.path}: {item.describe()}: its factory {maker!s} returned {entity!r}; a "
+                            f"factory returns an entity id (int) or None")
         if entity is not None:
-            tile_map.entities.setdefault(item.kind, []).append(entity)
+            tile_map.entities.setdefault(item.kind, []).append(int(entity))
+    unused = sorted(set(factories).difference(kinds))
+    if unused:
+        _log.warning("%s: no object has the class %s that a factory was given for (the map's object classes: %s)",
+                     tile_map.path, ", ".join(map(repr, unused)), ", ".join(map(repr, sorted(kinds))) or "none")

@@ -297,7 +297,8 @@ class World:
         # A copy would own the same esper context and delete it when collected: a World is
         # never pickled (a snapshot holds its state; a component that holds the World, such as
         # a tween's on_done=world.delete_entity, is refused by name).
-        raise TypeError(f"{self.name} cannot be pickled or copied: take world.snapshot() instead")
+        raise TypeError(f"{self.name} cannot be pickled or copied (world.snapshot() keeps its state, but nothing "
+                        f"that holds the World itself, such as a bound method like world.delete_entity)")
 
     def __del__(self) -> None:
         # A finaliser may run on any thread, at any allocation: it never

@@ -67,6 +67,48 @@ def test_push_pop_and_replace_call_the_hooks_in_order_and_the_last_pop_ends_the_
     game.close()
 
 
+def test_a_scene_already_on_the_stack_is_refused_by_push_and_replace_and_nothing_changes():
+    # Found by a trial game: pushing the level twice ran its enter twice on one World (its tile
+    # colliders and HUD built again), and replacing the top with itself a third time.
+    log = []
+    level, pause = Logged("level", log), Logged("pause", log)
+    game = Game(scene=level, size=(80, 60), headless=True)
+    game.push(pause)
+    for change in (lambda: game.push(pause), lambda: game.push(level), lambda: game.replace(pause),
+                   lambda: game.replace(level)):
+        with pytest.raises(ValueError, match=r"Logged is already on the scene stack"):
+            change()
+    assert game.scenes == [level, pause] and log == ["level enter", "level pause", "pause enter"]
+    game.pop()
+    game.push(pause)  # (popped, it may come back: its enter runs again, as for any scene pushed)
+    assert game.scenes == [level, pause] and log[-2:] == ["level pause", "pause enter"]
+    game.close()
+
+
+def test_two_pushes_of_one_scene_asked_for_in_a_step_enter_it_once():
+    log = []
+    level, pause = Logged("level", log), Logged("pause", log)
+    game = Game(scene=level, size=(80, 60), headless=True)
+
+    class PushTwice:
+        def process(self, dt):
+            if not game.scenes[1:]:
+                game.push(pause)
+                game.push(pause)  # (both wait for the step's end: the second is refused there)
+
+    level.world.add_system(PushTwice())
+    with pytest.raises(ValueError, match=r"push: this Logged is already on the scene stack"):
+        game.frame(STEP)
+    assert game.scenes == [level, pause] and log.count("pause enter") == 1
+    game.close()
+
+
+@pytest.mark.parametrize("size", [(-640, 480), (0, 0), (640,), (640.5, 480), (True, 480), "640x480"])
+def test_a_window_size_that_is_not_two_whole_pixels_counts_is_refused_naming_size(size):
+    with pytest.raises(ValueError, match=r"^size must be \(width, height\)"):
+        Game(size=size, headless=True)
+
+
 def test_only_the_top_scene_steps_and_a_transparent_top_is_drawn_over_the_frozen_scene_below():
     log = []
     level = Logged("level", log, color=(255, 0, 0))

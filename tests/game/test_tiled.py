@@ -1,5 +1,7 @@
 """Tiled maps: hand-written .tmx files loaded into worlds."""
 
+import re
+
 import pygame
 import pytest
 from pygame import Vector2
@@ -7,7 +9,7 @@ from pygame import Vector2
 from components import ALL, Collider, ColliderType, Physics, Shape, Side, Transform
 from components.sprite import TileChunks
 from ecs import Game, World
-from ecs.tiled import TileMap, load_map
+from ecs.tiled import MapError, TileMap, load_map
 
 # The tileset: five 16×16 tiles in a row. gid 1 stone and gid 2 grass are
 # solid; gid 3 a flower (a 4×4 dot on a transparent tile); gid 4 a plank
@@ -143,6 +145,36 @@ def test_tiles_of_a_named_collision_layer_are_solid_whatever_they_are(tmp_path):
     assert tile_map.solid_tiles == 17
     assert (96, 16, 32, 16) in boxes(world, tile_map.colliders) and len(tile_map.colliders) == 4
     assert len(tile_map.chunks) == 2
+
+
+@pytest.mark.parametrize("layers, error, message", [
+    (["Collision"], MapError, r"collision_layers names 'Collision', which the map has no tile layer of \(its tile "
+                              r"layers: 'ground', 'deco', 'collision'\)"),
+    (["collision", "walls"], MapError, r"names 'walls'"),
+    ("collision", ValueError, r"^collision_layers must be a collection of tile layer names"),
+    ([3], ValueError, r"^collision_layers must hold tile layer names"),
+])
+def test_collision_layers_naming_no_tile_layer_are_refused_and_nothing_is_made(tmp_path, layers, error, message):
+    # Found by a trial game: a misspelt layer made nothing solid, silently, and walls were walkable.
+    path = tmx(tmp_path, [("ground", GROUND, True), ("deco", DECO, True), ("collision", HIDDEN, False)])
+    world = World()
+    with pytest.raises(error, match=message):
+        load_map(world, path, collision_layers=layers)
+    assert world.get_component(Collider) == []
+    assert load_map(world, path, collision_layers=None).solid_tiles == 15  # (None: no layer is solid whole)
+
+
+def test_a_factory_that_returns_no_entity_id_is_refused_and_one_for_no_object_class_is_logged(tmp_path, caplog):
+    path = tmx(tmp_path, [("ground", GROUND, True)], OBJECTS)
+    world = World()
+    with pytest.raises(TypeError, match=r"map.tmx: .*coin.*its factory <lambda> returned 'coin'; a factory returns "
+                                        r"an entity id \(int\) or None"):
+        load_map(world, path, factories={"coin": lambda world, item: "coin"})
+    assert world.get_component(Collider) == []  # (the load made nothing: it was undone)
+    with caplog.at_level("WARNING", logger="ecs_arcade"):
+        load_map(world, path, factories={"coins": lambda world, item: None, "player": lambda world, item: None})
+    assert re.search(r"map.tmx: no object has the class 'coins' that a factory was given for \(the map's object "
+                     r"classes: 'coin', 'path', 'player', 'sign'\)", caplog.text)
 
 
 def test_one_way_tiles_become_top_only_platforms_and_ramp_tiles_triangles(tmp_path):
