@@ -102,7 +102,11 @@ class TweenSystem(esper.Processor):
         if tween.start is None:
             tween.start = _read(owner, tween.field)
         value, ended = value_at(tween, tween.start, time)
-        _write(owner, tween.field, value)
+        try:
+            _write(owner, tween.field, value)
+        except ValueError as error:  # (a ``to`` outside the field's range: the value on the way refused)
+            target = getattr(tween.target, "__name__", type(tween.target).__name__)
+            raise ValueError(f"entity {entity}: a Tween of {target}.{tween.field} to {tween.to!r}: {error}") from error
         return max(time - tween.length, 0.0) if ended else None
 
     def _owner(self, entity: int, tween: Tween) -> Any:

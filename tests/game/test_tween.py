@@ -229,3 +229,14 @@ def test_a_tween_holding_the_world_is_refused_by_a_snapshot_naming_it():
     # (what to do, not "take world.snapshot() instead", which a trial found it said to the very call)
     assert "world.snapshot() instead" not in str(refused.value)
     assert "must be a module-level function" in str(refused.value)
+
+
+def test_a_tween_past_its_field_s_range_is_refused_naming_the_entity_where_it_leaves_it():
+    # Found by a trial game: alpha tweened to 5 was refused mid-tween with no entity named.
+    stage = Stage()
+    stage.world.add_component(stage.thing, Sprite((255, 255, 255), size=(8, 8)))
+    stage.world.add_component(stage.thing, Tweens([Tween(Sprite, "alpha", to=5.0, duration=0.5)]))
+    with pytest.raises(ValueError, match=rf"^entity {stage.thing}: a Tween of Sprite.alpha to 5.0: alpha must be"):
+        for _ in range(30):
+            stage.update(DT)
+    assert 0.0 <= stage.world.component_for_entity(stage.thing, Sprite).alpha <= 1.0  # (never set out of range)
