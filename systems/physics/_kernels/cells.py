@@ -58,6 +58,18 @@ def _slot(table: Any, x: int, y: int, create: bool, status: Any, counter: int) -
     return int(slot)
 
 
+@_helper
+def _take_out(table: Any, keys: Any, count: int, status: Any) -> None:
+    """Take the first ``count`` of ``keys`` ((n, 2) ints, in the order they went in) out of
+    ``table``, last first: taking out the newest key takes the table back to where it was
+    before that key went in, so each older one is still found where it is, and the table ends
+    as it was before the first. (``status``: handed to the lookups, which change no count.)"""
+    for k in range(count - 1, -1, -1):
+        slot = _slot(table, keys[k, 0], keys[k, 1], False, status, 0)
+        if slot >= 0:
+            table[slot, 2] = EMPTY
+
+
 # -- the grid: cells in a hash table, each a linked list -------------------------
 # (Metanet, *N Tutorial A*; the same cells and large-box list as
 # systems.physics._broad.grid.SpatialGrid, so a query finds the same bodies.) ``grid``

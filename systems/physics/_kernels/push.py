@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .boxes import _axis_overlap
-from .cells import _candidates_within, _partners, _slot
+from .cells import _candidates_within, _partners, _slot, _take_out
 from .jit import helper as _helper
 from .jit import kernel as _kernel
 from .queue import _pop, _push
@@ -488,15 +488,11 @@ def _inside_at_start(body: Any, ints: Any, a: int, b: int) -> bool:
 
 @_helper
 def _clear_rounds(rounds: Any, rounds_log: Any) -> None:
-    """Empty the rounds table: the keys the last push-out made logged in ``rounds_log`` (the
-    keys, and how many), taken out last first, each taking the table back to where it was
-    before that key went in (linear probing: the keys before it are found where they are).
-    Made empty, and only ever emptied this way, it holds no key a run didn't log."""
+    """Empty the rounds table: the keys the last push-out logged in ``rounds_log`` (the keys,
+    and how many) taken out (``_take_out``). Made empty, and only ever emptied this way, it
+    holds no key a run didn't log."""
     log, logged = rounds_log
-    for k in range(logged[0] - 1, -1, -1):
-        slot = _slot(rounds, log[k, 0], log[k, 1], False, logged, 0)  # (found: reads no count)
-        if slot >= 0:
-            rounds[slot, 2] = EMPTY
+    _take_out(rounds, log, logged[0], logged)
     logged[0] = 0
 
 

@@ -63,7 +63,7 @@ from .boxes import _axis_overlap, _box_contact, _swept_apart, _sweep_boxes
 from .rows import MEMBER, OLD_MOTION_X, OLD_MOTION_Y, _bouncy, find_row, row_buffers, settle_row
 from .shapes import overlap, sweep
 from .cells import (
-    _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort,
+    _candidates, _file, _link, _link_pairs, _mark_partners, _meet, _partners, _query, _slot, _sort, _take_out,
 )
 from .push import _holds, push_buffers
 from .queue import _pop, _push
@@ -710,16 +710,11 @@ def _start_grid(body: Any, ints: Any, grid: Any, status: Any, filing: Any, size:
 
 @_helper
 def _clear_index(index: Any, contacts: Any, counts: Any) -> None:
-    """Empty the hash table of contacts by pair: the last step's keys taken out, last first
-    (each takes the table back to where it was before that key went in, so the keys before
-    it are still found where they are), or every slot when their count isn't known."""
-    pairs = contacts[1]
+    """Empty the hash table of contacts by pair: the last step's keys, in the contacts they
+    made, taken out (``_take_out``), or every slot when their count isn't known."""
     if counts[KEPT_CONTACTS] < 0:
         index[:, 2] = EMPTY
-    for k in range(counts[KEPT_CONTACTS] - 1, -1, -1):
-        slot = _slot(index, pairs[k, 0], pairs[k, 1], False, counts, 0)  # (found: reads no count)
-        if slot >= 0:
-            index[slot, 2] = EMPTY
+    _take_out(index, contacts[1], counts[KEPT_CONTACTS], counts)
     counts[KEPT_CONTACTS] = -1  # (until the caller says the step ended)
 
 
