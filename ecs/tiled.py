@@ -280,7 +280,7 @@ def load_map(world: World, path: str | os.PathLike[str], *,
     _check_named_layers(name, tiled, collision_layers)
     tile_map = TileMap(name, tiled.width, tiled.height, (tiled.tilewidth, tiled.tileheight),
                        dict(tiled.properties), _colour(tiled.background_color), tiled)
-    solid, single = _collision_plan(tile_map, used, set(collision_layers), solid_property)
+    solid, single = _collision_plan(tile_map, used, collision_layers, solid_property)
     drawn = _draw_plan(tile_map, root, used)
     first = _next_entity(world)
     try:
@@ -1045,12 +1045,13 @@ def _add_objects(world: World, tile_map: TileMap, factories: Mapping[str, Object
                            f"{', a point' if item.is_point else ''}: raised by its factory "
                            f"{getattr(factory, '__name__', factory)!s}")
             raise
-        if entity is not None and (not isinstance(entity, Integral) or isinstance(entity, bool)):
+        if entity is None:
+            continue
+        if not isinstance(entity, Integral) or isinstance(entity, bool):
             maker = getattr(factory, "__name__", factory)
             raise TypeError(f"{tile_map.path}: {item.describe()}: its factory {maker!s} returned {entity!r}; a "
                             f"factory returns an entity id (int) or None")
-        if entity is not None:
-            tile_map.entities.setdefault(item.kind, []).append(int(entity))
+        tile_map.entities.setdefault(item.kind, []).append(int(entity))
     unused = sorted(set(factories).difference(kinds))
     if unused:
         _log.warning("%s: no object has the class %s that a factory was given for (the map's object classes: %s)",
