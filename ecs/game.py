@@ -13,6 +13,7 @@ from numbers import Integral
 import pygame
 
 from components import Transform
+from components._checks import rgb
 from components.text import load_font
 from ecs.input import Input
 from ecs.memory import freeze_loaded
@@ -132,6 +133,8 @@ class Game:
     ) -> None:
         if world is not None and scene is not None:
             raise ValueError("give Game a world or a scene, not both")
+        _check_options(title, fps, clock, debug_key)
+        self.background = background  # (checked before a window opens)
         for name, flag in (("headless", headless), ("debug", debug), ("freeze_on_enter", freeze_on_enter)):
             if not isinstance(flag, bool):  # checked before a window opens
                 raise ValueError(f"{name} must be a bool, got {flag!r}")
@@ -144,6 +147,7 @@ class Game:
             os.environ["SDL_VIDEODRIVER"] = "dummy"
             os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
         pygame.font.init()
+        first = scene if scene is not None else Scene(world)  # (its world checked before a window opens)
         self.headless = headless or not self._window
         if screen is None:
             pygame.display.init()
@@ -152,7 +156,6 @@ class Game:
             pygame.joystick.init()  # SDL reports gamepads (JOY... events) only once this is up
         self.screen = screen
         self.timestep = FixedTimestep(step, max_steps_per_frame)
-        self.background = background
         self.clock = clock or time.perf_counter
         self.scenes: list[Scene] = []
         self._devices = Input()  # what is down on the real keyboard, mouse and gamepads
@@ -175,9 +178,18 @@ class Game:
         kernels.start()
         self._compiling = kernels.compiling()  # shown on screen until the kernels are loaded
         self.show_notices = not headless
-        self.push(scene if scene is not None else Scene(world))
+        self.push(first)
         self.debug = DebugOverlay(self.world, self.debug_stats, visible=debug)
         self.debug_key = debug_key
+
+    @property
+    def background(self) -> tuple[int, int, int]:
+        """(r, g, b), 0..255, filling the screen under a scene without a background of its own."""
+        return self._background
+
+    @background.setter
+    def background(self, value: tuple[int, int, int]) -> None:
+        self._background = rgb("background", value)
 
     @property
     def scene(self) -> Scene:
@@ -559,6 +571,18 @@ def _check_size(size: object) -> None:
     if (not isinstance(size, (tuple, list)) or len(size) != 2
             or not all(isinstance(side, Integral) and not isinstance(side, bool) and int(side) >= 1 for side in size)):
         raise ValueError(f"size must be (width, height), two whole numbers of pixels >= 1, got {size!r}")
+
+
+def _check_options(title: object, fps: object, clock: object, debug_key: object) -> None:
+    """Refuse a Game's options that pygame would refuse only later, or never (a key code no key has)."""
+    if not isinstance(title, str):
+        raise ValueError(f"title must be a str, got {title!r}")
+    if not isinstance(fps, int) or isinstance(fps, bool) or fps < 0:
+        raise ValueError(f"fps must be an int >= 0 (0: as fast as it can), got {fps!r}")
+    if clock is not None and not callable(clock):
+        raise ValueError(f"clock must be a function returning seconds, or None, got {clock!r}")
+    if not isinstance(debug_key, int) or isinstance(debug_key, bool):
+        raise ValueError(f"debug_key must be a pygame key code (an int, e.g. pygame.K_F1), got {debug_key!r}")
 
 
 def _check_scene(scene: object) -> None:

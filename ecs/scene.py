@@ -93,6 +93,9 @@ class Scene:
     steps_in_transitions = False
 
     def __init__(self, world: World | None = None, *, background: tuple[int, int, int] | None = None) -> None:
+        if world is not None and not isinstance(world, World):
+            raise ValueError(f"world must be an ecs.World or None, got {world!r}")
+        self.background = background  # (checked before the world is touched)
         self.world = world if world is not None else World()
         self.camera = Camera()
         self.input = Input(self.camera)
@@ -118,8 +121,16 @@ class Scene:
         self.add_draw_system(self.renderer, priority=100)
         self.add_draw_system(self.particles, priority=75)
         self.add_draw_system(self.text, priority=50)
-        self.background = background
         self._game: SceneStack | None = None
+
+    @property
+    def background(self) -> tuple[int, int, int] | None:
+        """(r, g, b), 0..255, filling the screen under the scene; None: the Game's."""
+        return self._background
+
+    @background.setter
+    def background(self, value: tuple[int, int, int] | None) -> None:
+        self._background = None if value is None else rgb("background", value)
 
     @property
     def game(self) -> SceneStack:

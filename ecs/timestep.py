@@ -22,7 +22,7 @@ class FixedTimestep:
         if not (isinstance(step, (int, float)) and math.isfinite(step) and step > 0):
             raise ValueError(f"step must be a finite number of seconds > 0, got {step!r}")
         if not (isinstance(max_steps, int) and max_steps >= 1):
-            raise ValueError(f"max_steps must be an int >= 1, got {max_steps!r}")
+            raise ValueError(f"max_steps (Game's max_steps_per_frame) must be an int >= 1, got {max_steps!r}")
         self.step = float(step)
         self.max_steps = max_steps
         self.accumulator = 0.0

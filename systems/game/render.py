@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
+from typing import NoReturn
 
 import esper
 import pygame
@@ -152,6 +153,29 @@ def _shifted(box: Box, parallax: Vector2, view: Box) -> Box:
     return (box[0] + view[0] * (1 - parallax.x), box[1] + view[1] * (1 - parallax.y), box[2], box[3])
 
 
+def _drawable(box: Box) -> bool:
+    """Whether ``box`` is finite and its size >= 0 (a vector changed in place may leave it not)."""
+    return math.isfinite(box[0] + box[1] + box[2] + box[3]) and box[2] >= 0 and box[3] >= 0
+
+
+def _refuse(entity: int, drawn: Sprite | TileChunks, box: Box) -> NoReturn:
+    """Raise ``ValueError`` naming the entity and the field of ``drawn`` (a Sprite or TileChunks)
+    whose vector, changed in place, put it at ``box`` (px): each field's own check, as an
+    assignment would have made it. The Transform is the step's to check (``World.check_vectors``)."""
+    kind = type(drawn).__name__
+    for field in ("size", "offset", "parallax"):
+        check = drawn._checks.get(field)
+        value = getattr(drawn, field, None)
+        if check is None or value is None:
+            continue
+        try:
+            check(f"{kind}.{field}", value)
+        except ValueError as error:
+            raise ValueError(f"entity {entity}: {error} (set in place since it was assigned)") from None
+    raise ValueError(f"entity {entity}: its {kind} would be drawn at {box}, which is not finite (where its "
+                     f"Transform or Collider is, or a vector set in place since the last step)")
+
+
 def _overlaps(a: Box, b: Box) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
@@ -237,6 +261,8 @@ class RenderSystem(esper.Processor):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         for entity, transform, sprite, collider in self._moving:
             box = _shifted(_box(transform, sprite, collider, alpha), sprite.parallax, view)
+            if not _drawable(box):
+                _refuse(entity, sprite, box)
             if sprite.visible and _overlaps(_reach(box, sprite), view):
                 rows.append((sprite.layer, entity, (), box, sprite, None))
         stores = self._views.setdefault(id(camera), {}) if not own else None
@@ -245,7 +271,10 @@ class RenderSystem(esper.Processor):
                 del stores[gone]
         for entity, (transform, tiles) in self.world.get_components(Transform, TileChunks):
             if tiles.visible:
-                origin = Vector2(_shifted((*transform.position, 0, 0), tiles.parallax, view)[:2])
+                corner = _shifted((*transform.position, 0, 0), tiles.parallax, view)
+                if not _drawable(corner):
+                    _refuse(entity, tiles, corner)
+                origin = Vector2(corner[:2])
                 store = (tiles.images, tiles.details) if stores is None else stores.setdefault(entity, ({}, {}))
                 rows.extend(_chunks_in_view(entity, origin, tiles, view, camera.zoom, store))
         if layers is not None:
@@ -355,6 +384,8 @@ class RenderSystem(esper.Processor):
         still = self._still
         entity, sprite = still.entities[index], still.sprites[index]
         box = _box(still.transforms[index], sprite, still.colliders.get(index))
+        if not _drawable(box):
+            _refuse(entity, sprite, box)
         still.boxes[entity] = (sprite, box)
         self.grid.insert(entity, _reach(box, sprite))
 

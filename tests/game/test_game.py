@@ -221,6 +221,44 @@ def test_a_game_flag_that_is_not_a_bool_is_refused_naming_it(name):
         Game(**flags)
 
 
+@pytest.mark.parametrize("options, message", [
+    ({"world": (640, 480)}, "world must be an ecs.World"),  # the size given where the World goes
+    ({"title": 5}, "title must be a str"),
+    ({"background": (300, 0, 0)}, r"background must be \(r, g, b\)"),
+    ({"background": "red"}, r"background must be \(r, g, b\)"),
+    ({"fps": -1}, "fps must be an int >= 0"),
+    ({"clock": 5}, "clock must be a function"),
+    ({"debug_key": "a"}, "debug_key must be a pygame key code"),
+    ({"max_steps_per_frame": 0}, "max_steps_per_frame"),
+    ({"scene": Scene(background=(0, 0, 0))}, None),  # (fine: checked by the Scene)
+])
+def test_a_game_option_pygame_would_refuse_later_or_never_is_refused_naming_it(options, message):
+    # Each used to fail later naming nothing (a tuple "has no attribute 'insert_resource'",
+    # pygame's "invalid color argument" at the first frame, a clock "not callable" in run), or
+    # never (F1 bound to "a" toggles nothing; fps=-1 ran uncapped).
+    if message is None:
+        Game(headless=True, **options).close()
+        return
+    with pytest.raises(ValueError, match=message):
+        Game(headless=True, **options)
+
+
+def test_a_background_assigned_later_is_checked_and_the_old_one_kept():
+    scene = Scene(background=(10, 20, 30))
+    game = Game(scene=scene, size=(40, 30), headless=True)
+    for owner in (scene, game):
+        kept = owner.background
+        with pytest.raises(ValueError, match="background must be"):
+            owner.background = (0, 0, 256)
+        assert owner.background == kept
+    with pytest.raises(ValueError, match="background must be"):
+        Scene(background=(1, 2))
+    scene.background = None  # the Game's, again
+    game.run(frames=1)
+    assert game.screen.get_at((5, 5))[:3] == game.background
+    game.close()
+
+
 def test_games_drawing_into_screens_of_their_own_open_no_window_and_keep_their_own_pictures():
     pygame.display.quit()
     worlds = [World(gravity=(0, 900.0)) for _ in range(2)]

@@ -184,3 +184,41 @@ def test_refresh_is_kept_and_does_nothing(tmp_path):
     world.component_for_entity(door, Transform).position.x += 40
     renderer.refresh()
     assert draw(renderer).get_at((48, 8))[:3] == RED
+
+
+@pytest.mark.parametrize("moving", [False, True], ids=["still", "with Physics"])
+@pytest.mark.parametrize("field, axis_value, message", [
+    ("size", -5.0, r"Sprite.size.x must be >= 0"),
+    ("size", float("nan"), "Sprite.size.x must be finite"),
+    ("size", float("inf"), "Sprite.size.x must be finite"),
+    ("offset", float("nan"), "Sprite.offset.x must be finite"),
+    ("parallax", float("nan"), "Sprite.parallax.x must be finite"),
+])
+def test_a_sprite_vector_made_bad_in_place_is_refused_naming_the_entity_and_field(moving, field, axis_value,
+                                                                                 message):
+    # Assignment checks these; set in place they used to crash the frame naming nothing
+    # ("cannot convert float NaN to integer"), or (a negative size) draw nothing, silently.
+    world = World()
+    renderer = RenderSystem(world, cell_size=32)
+    extra = (Physics(),) if moving else ()
+    good = world.create_entity(Transform((4, 4)), Sprite(BLUE, size=(8, 8)))
+    bad = world.create_entity(Transform((20, 20)), Sprite(RED, size=(8, 8)), *extra)
+    assert draw(renderer).get_at((24, 24))[:3] == RED
+    getattr(world.component_for_entity(bad, Sprite), field).x = axis_value
+    with pytest.raises(ValueError, match=f"^entity {bad}: {message}"):
+        draw(renderer)
+    world.component_for_entity(bad, Sprite).visible = False
+    getattr(world.component_for_entity(bad, Sprite), field).x = 1.0 if field == "parallax" else 8.0
+    assert draw(renderer).get_at((8, 8))[:3] == BLUE and good != bad
+
+
+def test_tile_chunks_with_a_parallax_made_bad_in_place_are_refused_naming_the_entity():
+    world = World()
+    renderer = RenderSystem(world)
+    chunk = pygame.Surface((16, 16))
+    chunk.fill(RED)
+    tiles = world.create_entity(Transform((0, 0)), TileChunks((16, 16), frozenset({(0, 0)}), lambda c, r: chunk))
+    assert draw(renderer).get_at((4, 4))[:3] == RED
+    world.component_for_entity(tiles, TileChunks).parallax.y = float("inf")
+    with pytest.raises(ValueError, match=f"^entity {tiles}: TileChunks.parallax.y must be finite"):
+        draw(renderer)
