@@ -80,9 +80,12 @@ class Collider(Validated):
     meets only when each one's category is in the other's mask (Box2D's
     rule); a pair that doesn't meet is never resolved, reported or found by
     a query whose mask excludes it. ``sides`` (a ``Side`` flag) names the
-    faces that stop other bodies, and a one-way face (not ``Side.ALL``)
+    faces that stop other bodies (a pair collides only where both faces
+    toward each other do), and a one-way face (not ``Side.ALL``)
     stops only a body that was entirely outside it when the step began: a
     platform with ``sides=Side.TOP`` is jumped up through and landed on.
+    One-way faces are for platforms (STATIC, or a SOLID your code moves): on
+    a body with Physics, the faces left out stop nothing, not even a floor.
     Every field is checked when set, at construction and later alike.
     """
 

@@ -163,6 +163,7 @@ class Game:
         self._transition: _Playing | None = None
         self._stepping = False
         self.running = False
+        self.closed = False
         self.frames = 0
         self.steps = 0
         self.frame_timings: dict[str, float] = {}
@@ -344,6 +345,7 @@ class Game:
         Draw systems get ``alpha`` in [0, 1] (by default the timestep's: how
         far the leftover time reaches into the next step; 1.0 draws the state
         after the last step)."""
+        self._busy()  # (refuses a closed Game)
         for event in pygame.event.get() if self._window else ():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 self.running = False
@@ -374,7 +376,10 @@ class Game:
         return steps
 
     def _busy(self) -> bool:
-        """Whether there is anything to step and draw: a scene or a transition."""
+        """Whether there is anything to step and draw: a scene or a transition
+        (``RuntimeError`` once the Game is closed: its window is gone)."""
+        if self.closed:
+            raise RuntimeError("this Game is closed (close() was called): make a new Game to play on")
         return bool(self.scenes) or self._transition is not None
 
     def _step(self, timings: dict[str, float]) -> None:
@@ -513,24 +518,27 @@ class Game:
                  for name, ms in self.frame_timings.items() if name != "DebugOverlay"]
         return rows
 
-    def run(self, frames: int | None = None, screenshot: str | None = None) -> None:
+    def run(self, frames: int | None = None, screenshot: str | os.PathLike[str] | None = None) -> None:
         """Loop until quit (or the last scene is popped), or for ``frames``
-        more frames; then save ``screenshot`` (PNG).
+        more frames (an int >= 0); then save ``screenshot``, a path whose
+        extension says the format (``.png``, ``.jpg``/``.jpeg``, ``.bmp``, ``.tga``).
 
         Headless, each frame is exactly one physics step and is drawn as the
         step left it, so the screenshot shows the state after the last step.
         """
+        _check_run(frames, screenshot)
         self.running = self._busy()
         end = None if frames is None else self.frames + frames
         while self.running and (end is None or self.frames < end):
             if not self.headless:
                 self._ticker.tick(self.target_fps)
             self._frame_timed()
-        if screenshot:
-            folder = os.path.dirname(screenshot)
+        if screenshot is not None:
+            path = os.fspath(screenshot)
+            folder = os.path.dirname(path)
             if folder:
                 os.makedirs(folder, exist_ok=True)
-            pygame.image.save(self.screen, screenshot)
+            pygame.image.save(self.screen, path)
         self.running = False
 
     def _frame_timed(self) -> None:
@@ -564,6 +572,7 @@ class Game:
         if self._froze:
             gc.unfreeze()
             self._froze = False
+        self.closed = True
 
 
 def _check_size(size: object) -> None:
@@ -571,6 +580,20 @@ def _check_size(size: object) -> None:
     if (not isinstance(size, (tuple, list)) or len(size) != 2
             or not all(isinstance(side, Integral) and not isinstance(side, bool) and int(side) >= 1 for side in size)):
         raise ValueError(f"size must be (width, height), two whole numbers of pixels >= 1, got {size!r}")
+
+
+#: The extensions ``pygame.image.save`` knows (any other gets TGA, whatever its name says).
+_SCREENSHOT_FORMATS = (".png", ".jpg", ".jpeg", ".bmp", ".tga")
+
+
+def _check_run(frames: object, screenshot: object) -> None:
+    """Refuse ``run``'s arguments before any frame runs."""
+    if frames is not None and (not isinstance(frames, int) or isinstance(frames, bool) or frames < 0):
+        raise ValueError(f"frames must be an int >= 0, or None to run until quit, got {frames!r}")
+    if screenshot is not None and (not isinstance(screenshot, (str, os.PathLike))
+                                   or os.path.splitext(os.fspath(screenshot))[1].lower() not in _SCREENSHOT_FORMATS):
+        raise ValueError(f"screenshot must be a path ending in one of {', '.join(_SCREENSHOT_FORMATS)}, "
+                         f"got {screenshot!r}")
 
 
 def _check_options(title: object, fps: object, clock: object, debug_key: object) -> None:

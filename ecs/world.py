@@ -326,8 +326,11 @@ class World:
 
     @property
     def gravity(self) -> Vector2:
-        """Gravity in px/s² applied by Movement and read by Response (a copy; assign to change it)."""
-        return Vector2(self.movement.memory.gravity)
+        """Gravity in px/s² applied by Movement and read by Response: the World's own vector, so
+        ``world.gravity.y = 500`` takes effect at the next step, as assigning does. Each component
+        is within ±``components.limits.MAX_ACCELERATION``: checked when assigned, and (a change in
+        place) by ``check_vectors``."""
+        return self.movement.memory.gravity
 
     @gravity.setter
     def gravity(self, value: tuple[float, float] | Vector2) -> None:
@@ -361,11 +364,16 @@ class World:
     def check_vectors(self) -> None:
         """Raise ``ValueError`` naming the entity and the field if a vector of the components
         is bad: a Transform's position or previous position, a Physics' velocity or a
-        Collider's offset or size not finite, a size not above 0, a CIRCLE's size not square
-        (a vector changed in place, which no assignment check sees). ``step`` makes this check
+        Collider's offset or size not finite, a size not above 0, a CIRCLE's size not square,
+        or the World's gravity beyond its limits (a vector changed in place, which no assignment
+        check sees). ``step`` makes this check
         before the physics reads the components, and again after the game's code that runs
         inside it (systems between the physics systems, the collision filters)."""
         self._vectors.check(self)
+        try:
+            checked_gravity(self.movement.memory.gravity)
+        except ValueError as error:
+            raise ValueError(f"World.{error}, set in place since the last step") from None
 
     def step(self, dt: float) -> None:
         """Run every system once with ``dt`` seconds (0 to 1 s); each

@@ -243,6 +243,35 @@ def test_a_game_option_pygame_would_refuse_later_or_never_is_refused_naming_it(o
         Game(headless=True, **options)
 
 
+@pytest.mark.parametrize("arguments, message", [
+    ({"frames": "3"}, "frames must be an int >= 0"),  # used to fail inside, naming an int and a str
+    ({"frames": -1}, "frames must be an int >= 0"),  # used to run nothing, silently
+    ({"frames": 1.5}, "frames must be an int >= 0"),  # used to run 2 frames
+    ({"frames": True}, "frames must be an int >= 0"),
+    ({"frames": 1, "screenshot": "shot.xyz"}, "screenshot must be a path ending in one of .png"),  # (was a TGA)
+])
+def test_run_refuses_bad_arguments_before_any_frame(arguments, message, tmp_path):
+    game = make_game()
+    with pytest.raises(ValueError, match=message):
+        game.run(**{**arguments, **({"screenshot": str(tmp_path / arguments["screenshot"])}
+                                     if "screenshot" in arguments else {})})
+    assert game.frames == 0 and not list(tmp_path.iterdir())
+    game.run(frames=1, screenshot=tmp_path / "shot.PNG")  # a Path, any case of a known extension
+    assert game.frames == 1 and pygame.image.load(tmp_path / "shot.PNG").get_size() == game.screen.get_size()
+    game.close()
+
+
+def test_a_closed_game_says_so_when_used():
+    # It used to be pygame's "video system not initialized".
+    game = make_game()
+    game.run(frames=1)
+    game.close()
+    for use in (lambda: game.run(frames=1), game.advance, game.draw, lambda: game.frame(STEP)):
+        with pytest.raises(RuntimeError, match="this Game is closed"):
+            use()
+    game.close()  # closing twice is harmless
+
+
 def test_a_background_assigned_later_is_checked_and_the_old_one_kept():
     scene = Scene(background=(10, 20, 30))
     game = Game(scene=scene, size=(40, 30), headless=True)
