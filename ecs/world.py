@@ -370,10 +370,12 @@ class World:
         before the physics reads the components, and again after the game's code that runs
         inside it (systems between the physics systems, the collision filters)."""
         self._vectors.check(self)
-        try:
-            checked_gravity(self.movement.memory.gravity)
-        except ValueError as error:
-            raise ValueError(f"World.{error}, set in place since the last step") from None
+        gravity = self.movement.memory.gravity
+        if not (abs(gravity.x) <= limits.MAX_ACCELERATION and abs(gravity.y) <= limits.MAX_ACCELERATION):
+            try:  # (false for a NaN too) the assignment's check names the component and the limit
+                checked_gravity(gravity)
+            except ValueError as error:
+                raise ValueError(f"World.{error}, set in place since the last step") from None
 
     def step(self, dt: float) -> None:
         """Run every system once with ``dt`` seconds (0 to 1 s); each
