@@ -92,6 +92,8 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
         self.keys, self.act, self.action_space = _actions(keys, act, action_space)
         self.observe = observe
         self.size = _size("size", size)
+        if observe is not None and pixels is not None:
+            raise ValueError("pixels goes with pictures; observe returns observations of its own (give one of the two)")
         self.pixels = _size("pixels", pixels) if pixels is not None else self.size
         self.observation_space = _observations(observe, observation_space, self.pixels)
         if reward is not None and score is not None:
@@ -132,8 +134,7 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
         game, scene = self.game, self.scene
         if game is None or scene is None:
             raise gymnasium.error.ResetNeeded("call reset() before step()")
-        if not self.action_space.contains(action):
-            raise ValueError(f"action {action!r} is not in the action space {self.action_space}")
+        action = _action_in(self.action_space, action)
         if self.act is not None:
             self.act(scene, action)
         else:
@@ -145,7 +146,7 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
             game.advance()
             self.steps += 1
             if self.reward is not None:
-                total += float(self.reward(scene))
+                total += _finite("reward", self.reward(scene))
             else:
                 score, before = self._score(scene), score
                 total += score - before
@@ -180,7 +181,7 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
 
     def _score(self, scene: Scene) -> float:
         """The running score now (0 without ``score``)."""
-        return 0.0 if self.score is None else float(self.score(scene))
+        return 0.0 if self.score is None else _finite("score", self.score(scene))
 
     def _observation(self, scene: Scene) -> Observation:
         if self.observe is None:
@@ -191,6 +192,13 @@ class SceneEnv(gymnasium.Env[Observation, Any]):
         if observation.shape != self.observation_space.shape:
             raise ValueError(f"observe returned an array of shape {observation.shape}, but the observation "
                              f"space's shape is {self.observation_space.shape}")
+        space = self.observation_space
+        assert isinstance(space, spaces.Box)  # (``_observations`` makes it one)
+        if not space.contains(observation):
+            outside = np.flatnonzero(~((observation >= space.low) & (observation <= space.high)))
+            raise ValueError(f"observe returned values outside the observation space {space}: "
+                             f"{observation.flat[outside[:5]].tolist()} at flat index {outside[:5].tolist()} "
+                             f"(NaN is outside any bounds)")
         return observation
 
     def _show(self) -> None:
@@ -234,6 +242,38 @@ def _actions(keys: Sequence[Collection[int]] | None, act: Callable[[Scene, Any],
             raise ValueError(f"keys[{index}] must hold pygame key codes (ints), got {held!r}")
         sets.append(frozenset(held))
     return sets, None, spaces.Discrete(len(sets))
+
+
+def _action_in(space: spaces.Space[Any], action: Any) -> Any:
+    """``action`` if it is in ``space``; for a ``Box``, any array of its shape whose values,
+    as its dtype, lie within its bounds (float64 for a float32 space, as NumPy makes them), cast
+    to its dtype. Else ``ValueError`` saying what is wrong: shape, bounds, or not in the space."""
+    if isinstance(space, spaces.Box) and not isinstance(action, (str, bytes)):
+        try:
+            cast = np.asarray(action, dtype=space.dtype)
+        except (TypeError, ValueError):
+            cast = None
+        if cast is not None and cast.shape != space.shape:
+            raise ValueError(f"action {action!r} has shape {cast.shape}; the action space {space} takes {space.shape}")
+        if cast is not None and space.contains(cast):
+            return cast
+        if cast is not None:
+            raise ValueError(f"action {action!r} is outside the action space's bounds [{space.low}, {space.high}] "
+                             f"(gymnasium.wrappers.ClipAction clips a policy's actions to them)")
+    if not space.contains(action):
+        raise ValueError(f"action {action!r} is not in the action space {space}")
+    return action
+
+
+def _finite(name: str, value: object) -> float:
+    """``value`` (a reward or score callback's result) as a finite float, else ``ValueError`` naming it."""
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must return a number, got {value!r}") from None
+    if not np.isfinite(number):
+        raise ValueError(f"{name} returned {number}: rewards and scores must be finite")
+    return number
 
 
 def _observations(observe: Callable[[Scene], Observation] | None, space: spaces.Box | None,

@@ -18,6 +18,8 @@ from components._checks import area_size, vector_within
 from ecs import snapshot
 from ecs._vectors import VectorCheck
 from ecs.events import Between, CollisionEvents, CollisionHandler, StepErrors, Subscription
+from ecs.input import Input
+from systems.game.camera import Camera, Views
 from systems.physics.collision import CollisionSystem
 from systems.physics._shapes.contact import Contact
 from systems.physics.movement import MovementSystem
@@ -74,6 +76,10 @@ class System(Protocol):
     """Anything with a ``process(dt)`` method can be added to a World."""
 
     def process(self, dt: float) -> None: ...
+
+
+#: Resources a Scene puts in its World and holds itself: never in a snapshot.
+_SCENE_OWNED = (Camera, Input, Views)
 
 
 class World:
@@ -240,6 +246,11 @@ class World:
         missing = [kind for kind in kinds if kind not in self.resources]
         if missing:
             raise ValueError(f"resources: {self.name} holds no resource of type {missing[0]!r}")
+        owned = [kind for kind in kinds if kind in _SCENE_OWNED]
+        if owned:  # a restore would put a new one in the World while the scene draws and reads the old
+            raise ValueError(f"resources: a {owned[0].__name__} is the scene's (scene.camera, scene.input, "
+                             f"scene.views hold it), not the simulation's: it can't be kept in a snapshot; "
+                             f"save what you need of it yourself (camera.position) and set it back")
         with _ESPER:
             self._enter()
             state = {"continuous": self.response.continuous, **snapshot.esper_state()}

@@ -114,8 +114,14 @@ def adventure_observe(scene: Scene) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.clip(np.array(values, dtype=np.float32), -1, 1)
 
 
+def _check_obs(obs: object) -> None:
+    if obs not in ("vector", "pixels"):
+        raise ValueError(f"obs must be 'vector' or 'pixels', got {obs!r}")
+
+
 def adventure_env(obs: str = "vector", render_mode: str | None = None, frame_skip: int = FRAME_SKIP) -> SceneEnv:
     """``ecs_arcade/Adventure-v0``."""
+    _check_obs(obs)
     observe = {"observe": adventure_observe, "observation_space": spaces.Box(-1, 1, (32,), np.float32)}
     return SceneEnv(adventure_scene, keys=[(), (LEFT,), (RIGHT,), (JUMP,), (LEFT, JUMP), (RIGHT, JUMP)],
                     **(observe if obs == "vector" else {"pixels": (160, 96)}),
@@ -186,6 +192,7 @@ def shooter_policy(observations: np.ndarray[Any, Any], space: Any) -> np.ndarray
 
 def shooter_env(obs: str = "vector", render_mode: str | None = None, frame_skip: int = FRAME_SKIP) -> SceneEnv:
     """``ecs_arcade/Shooter-v0``."""
+    _check_obs(obs)
     observe = {"observe": shooter_observe, "observation_space": spaces.Box(-1, 1, (31,), np.float32)}
     return SceneEnv(ShooterScene, act=shooter_act, action_space=spaces.MultiDiscrete([9, 9]),
                     **(observe if obs == "vector" else {"pixels": (160, 120)}),

@@ -200,3 +200,50 @@ def test_an_observation_of_the_wrong_shape_and_a_factory_that_makes_no_scene_are
         env.reset(seed=0)
     with pytest.raises(ValueError, match="make_scene must return a Scene"):
         SceneEnv(lambda seed: World(), keys=[()]).reset(seed=0)
+
+
+def test_observe_with_pixels_is_refused() -> None:
+    # pixels used to be ignored silently beside observe.
+    with pytest.raises(ValueError, match="pixels goes with pictures"):
+        drop_env(pixels=(64, 48))
+
+
+@pytest.mark.parametrize("value, shown", [(2e6, "2000000.0"), (float("nan"), "nan")])
+def test_an_observation_outside_its_space_is_refused_naming_the_value_and_index(value: float, shown: str) -> None:
+    # Gymnasium's contract: observations lie in observation_space. These used to pass silently.
+    env = SceneEnv(Drop, keys=[()], observe=lambda scene: np.array([0.0, value], np.float32),
+                   observation_space=spaces.Box(-1e6, 1e6, (2,), np.float32))
+    with pytest.raises(ValueError, match=rf"outside the observation space .*\[{shown}\] at flat index \[1\]"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize("result, message", [(float("nan"), "reward returned nan"),
+                                             (float("inf"), "reward returned inf"),
+                                             ("lots", "reward must return a number")])
+def test_a_reward_that_is_not_a_finite_number_is_refused(result: object, message: str) -> None:
+    env = drop_env(reward=lambda scene: result)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match=message):
+        env.step(0)
+
+
+def test_a_box_action_is_taken_in_any_float_dtype_within_bounds_and_refused_outside_naming_them() -> None:
+    taken = []
+    env = SceneEnv(Drop, act=lambda scene, action: taken.append(action),
+                   action_space=spaces.Box(-1.0, 1.0, (1,), np.float32))
+    env.reset(seed=0)
+    env.step(np.array([0.5]))  # float64, as NumPy makes it: it used to be refused, naming no reason
+    assert taken[-1].dtype == np.float32 and taken[-1][0] == 0.5
+    with pytest.raises(ValueError, match=r"outside the action space's bounds .*ClipAction"):
+        env.step(np.array([1.5]))
+    with pytest.raises(ValueError, match=r"has shape \(2,\); the action space .* takes \(1,\)"):
+        env.step([0.5, 0.5])
+
+
+def test_a_ready_environment_refuses_an_obs_it_does_not_have() -> None:
+    pytest.importorskip("examples.envs")
+    from examples.envs import adventure_env, shooter_env
+
+    for make in (adventure_env, shooter_env):
+        with pytest.raises(ValueError, match="obs must be 'vector' or 'pixels', got 'Vector'"):
+            make(obs="Vector")  # a typo used to give pixels, silently

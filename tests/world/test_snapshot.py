@@ -214,6 +214,19 @@ def test_a_resource_the_world_does_not_hold_is_named() -> None:
         World().snapshot(resources=[Score])
 
 
+@pytest.mark.parametrize("kind", ["Camera", "Input", "Views"])
+def test_a_resource_the_scene_holds_is_refused(kind: str) -> None:
+    # Listed, a Camera was accepted, and a restore put a new one in the World while the scene
+    # kept drawing through the old: the picture went wrong from there on, silently.
+    from ecs import Scene
+    from ecs.input import Input
+    from systems.game.camera import Camera, Views
+
+    scene = Scene()
+    with pytest.raises(ValueError, match=f"a {kind} is the scene's"):
+        scene.world.snapshot(resources=[{"Camera": Camera, "Input": Input, "Views": Views}[kind]])
+
+
 def test_a_loaded_tiled_level_comes_back_drawing_the_same_chunks(tmp_path: Path) -> None:
     # A level's tile layers are drawn chunk by chunk by a painter kept in the TileChunks
     # component; the snapshot keeps the painter (the layer's tile ids and images), not the
