@@ -161,8 +161,10 @@ def shooter_score(scene: Scene) -> float:
 
 
 def shooter_over(scene: Scene) -> bool:
-    """No enemy left."""
-    return not scene.world.get_component(shooter.Enemy)
+    """No enemy left: the last one shot ends the episode with the action that shot it, though
+    its entity is deleted only as the next step begins."""
+    world = scene.world
+    return not any(world.entity_exists(enemy) for enemy, _ in world.get_component(shooter.Enemy))
 
 
 def shooter_observe(scene: Scene) -> np.ndarray[Any, np.dtype[np.float32]]:
@@ -172,7 +174,8 @@ def shooter_observe(scene: Scene) -> np.ndarray[Any, np.dtype[np.float32]]:
     centre = transform.position + Vector2(10, 10)
     values = [centre.x / shooter.WIDTH, centre.y / shooter.HEIGHT, physics.velocity.x / shooter.SHIP_SPEED,
               physics.velocity.y / shooter.SHIP_SPEED, float(ship.cooldown == 0.0)]
-    enemies = [t.position + Vector2(12, 12) for _, (_, t) in world.get_components(shooter.Enemy, Transform)]
+    enemies = [t.position + Vector2(12, 12) for enemy, (_, t) in world.get_components(shooter.Enemy, Transform)
+               if world.entity_exists(enemy)]  # (one shot this step is deleted as the next begins)
     values += nearest(centre, enemies, 8, shooter.WIDTH)
     values += [len(enemies) / 8, world.component_for_entity(scene.state["radar"], shooter.Radar).inside / 8]
     return np.clip(np.array(values, dtype=np.float32), -1, 1)

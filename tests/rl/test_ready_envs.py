@@ -103,3 +103,22 @@ def test_the_recorded_run_replayed_as_actions_reaches_the_flag() -> None:
     assert terminated and progress.won
     assert total == pytest.approx(progress.coins + 10 - 3 * (3 - progress.lives))
     assert progress.coins > 0
+
+
+def test_the_shooter_ends_with_the_action_that_shoots_the_last_enemy() -> None:
+    # The last enemy shot is deleted as the next physics step begins: the episode used to end
+    # one action later, with a reward of 0, after an action rewarded 1 whose observation still
+    # showed the enemy.
+    from examples.envs import shooter_policy
+
+    env = gymnasium.make("ecs_arcade/Shooter-v0", frame_skip=1)  # each action's last step may shoot one
+    observation, _ = env.reset(seed=0)
+    kills = 0
+    for _ in range(5000):
+        observation, reward, terminated, truncated, _ = env.step(shooter_policy(observation[None, :],
+                                                                                env.action_space)[0])
+        kills += reward > 0
+        if terminated or truncated:
+            break
+    assert terminated and reward == 1.0 and kills == 8 and observation[29] == 0.0  # enemies left / 8
+    env.close()
