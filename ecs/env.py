@@ -248,21 +248,20 @@ def _action_in(space: spaces.Space[Any], action: Any) -> Any:
     """``action`` if it is in ``space``; for a ``Box``, any array of its shape whose values,
     as its dtype, lie within its bounds (float64 for a float32 space, as NumPy makes them), cast
     to its dtype. Else ``ValueError`` saying what is wrong: shape, bounds, or not in the space."""
-    if isinstance(space, spaces.Box) and not isinstance(action, (str, bytes)):
-        try:
-            cast = np.asarray(action, dtype=space.dtype)
-        except (TypeError, ValueError):
-            cast = None
-        if cast is not None and cast.shape != space.shape:
-            raise ValueError(f"action {action!r} has shape {cast.shape}; the action space {space} takes {space.shape}")
-        if cast is not None and space.contains(cast):
-            return cast
-        if cast is not None:
-            raise ValueError(f"action {action!r} is outside the action space's bounds [{space.low}, {space.high}] "
-                             f"(gymnasium.wrappers.ClipAction clips a policy's actions to them)")
-    if not space.contains(action):
-        raise ValueError(f"action {action!r} is not in the action space {space}")
-    return action
+    if not isinstance(space, spaces.Box):
+        if not space.contains(action):
+            raise ValueError(f"action {action!r} is not in the action space {space}")
+        return action
+    try:
+        cast = np.asarray(action, dtype=space.dtype)
+    except (TypeError, ValueError):
+        raise ValueError(f"action {action!r} is not in the action space {space}") from None
+    if cast.shape != space.shape:
+        raise ValueError(f"action {action!r} has shape {cast.shape}; the action space {space} takes {space.shape}")
+    if not space.contains(cast):
+        raise ValueError(f"action {action!r} is outside the action space's bounds [{space.low}, {space.high}] "
+                         f"(gymnasium.wrappers.ClipAction clips a policy's actions to them)")
+    return cast
 
 
 def _finite(name: str, value: object) -> float:

@@ -345,7 +345,7 @@ class Game:
         Draw systems get ``alpha`` in [0, 1] (by default the timestep's: how
         far the leftover time reaches into the next step; 1.0 draws the state
         after the last step)."""
-        self._busy()  # (refuses a closed Game)
+        self._check_open()
         for event in pygame.event.get() if self._window else ():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 self.running = False
@@ -375,11 +375,14 @@ class Game:
         self._loaded = False
         return steps
 
-    def _busy(self) -> bool:
-        """Whether there is anything to step and draw: a scene or a transition
-        (``RuntimeError`` once the Game is closed: its window is gone)."""
+    def _check_open(self) -> None:
+        """``RuntimeError`` once the Game is closed: its window is gone."""
         if self.closed:
             raise RuntimeError("this Game is closed (close() was called): make a new Game to play on")
+
+    def _busy(self) -> bool:
+        """Whether there is anything to step and draw: a scene or a transition (checked open)."""
+        self._check_open()
         return bool(self.scenes) or self._transition is not None
 
     def _step(self, timings: dict[str, float]) -> None:
