@@ -3,13 +3,14 @@
 Shows ``ecs.env.SceneEnv`` turning two of the examples into learning environments, registered
 with Gymnasium so that ``gymnasium.make`` finds them once this module is imported:
 
-* ``ecs_arcade/Adventure-v0``: the Tiled level. Six actions (nothing, left, right, jump, and
-  jump while running either way), four physics steps each. Reward: +1 a coin, +10 the flag,
-  -3 a life lost; the episode ends at the flag or with the last life.
+* ``ecs_arcade/Adventure-v0``: the Tiled level, walled at both ends. Six actions (0 nothing,
+  1 left, 2 right, 3 jump, 4 jump left, 5 jump right), four physics steps each. Reward: +1 a
+  coin, +10 the flag, -3 a life lost; the episode ends at the flag or with the last life. Its
+  score is the World's ``examples.adventure.level.Progress`` resource.
 * ``ecs_arcade/Shooter-v0``: the top-down arena. Actions ``MultiDiscrete([9, 9])``: which way to
   fly and which way to fire (0: still / hold fire, 1-8: the compass from east, clockwise), four
   physics steps each. Reward: +1 an enemy shot, -1 an enemy bumping the ship; the episode ends
-  when no enemy is left. The seed places the enemies.
+  when no enemy is left, with the action that shoots the last one. The seed places the enemies.
 
 Both observe, by default, a vector in [-1, 1] (``obs="vector"``: 32 floats for the hero, the
 nearest coins, slimes and the flag, eight rays to the terrain; 31 for the ship and the eight

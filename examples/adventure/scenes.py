@@ -61,6 +61,10 @@ def write(world: World, text: str, where: tuple[float, float], size: int, anchor
                                                       shadow=SHADOW))
 
 
+#: Thickness of the walls at the map's ends (px).
+EDGE = 16.0
+
+
 class LevelScene(Scene):
     """The level from ``assets/level.tmx``: load it, spawn its objects, play.
 
@@ -83,6 +87,11 @@ class LevelScene(Scene):
             "platform": self.spawn_platform, "checkpoint": self.spawn_flag, "goal": self.spawn_flag,
         }, chunk_size=8, merge=self.merge)
         self.background = tile_map.background
+        # The map's left and right edges are walls reaching a map's height above it: the hero
+        # can't walk off the level's ends into the void, nor jump past them.
+        width, height = tile_map.size
+        for x in (-EDGE, width):
+            world.create_entity(Transform((x, -height)), Collider((EDGE, 2 * height), type=ColliderType.STATIC))
         progress.lives = tile_map.properties.get("lives", 3)
         progress.total = len(tile_map.entities.get("coin", []))
         self.camera.zoom = ZOOM

@@ -122,3 +122,19 @@ def test_the_shooter_ends_with_the_action_that_shoots_the_last_enemy() -> None:
             break
     assert terminated and reward == 1.0 and kills == 8 and observation[29] == 0.0  # enemies left / 8
     env.close()
+
+
+def test_the_adventure_s_ends_are_walls_a_policy_cannot_walk_off() -> None:
+    # The map's left edge had nothing: holding LEFT from the start walked the hero off the
+    # level into the void, three lives gone within about 40 actions.
+    from components import Transform
+
+    env = gymnasium.make("ecs_arcade/Adventure-v0")
+    env.reset(seed=0)
+    scene = env.unwrapped.scene
+    for _ in range(200):
+        _, reward, terminated, truncated, _ = env.step(1)  # LEFT
+        assert reward == 0.0 and not terminated
+    hero = scene.world.component_for_entity(scene.hero, Transform).position
+    assert hero.x == 0.0 and scene.world.resource(Progress).lives == 3  # against the wall's face at x = 0
+    env.close()
